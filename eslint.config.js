@@ -1,0 +1,47 @@
+// Lint: type-aware rules that catch floating promises, plus the import
+// boundaries from STYLE.md (components talk only through the API client;
+// nothing but the API server touches storage).
+import tseslint from 'typescript-eslint';
+
+const components = ['controllers', 'scheduler', 'kubelet', 'proxy'];
+
+/** Forbid imports of the given top-level src folders from a folder. */
+function boundary(folder, forbidden) {
+  return {
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: forbidden.map((f) => ({
+            group: [`**/${f}/*`, `**/${f}`],
+            message: `src/${folder} must not import src/${f} (see STYLE.md dependency direction)`,
+          })),
+        },
+      ],
+    },
+  };
+}
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.skiff/**', 'eslint.config.js', 'bin/**'] },
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-throw-literal': 'error',
+    },
+  },
+  boundary('api', ['machinery', 'storage', 'apiserver', 'client', 'cli', ...components]),
+  boundary('machinery', ['storage', 'apiserver', 'client', 'cli', ...components]),
+  boundary('storage', ['apiserver', 'client', 'cli', ...components]),
+  boundary('apiserver', ['client', 'cli', ...components]),
+  boundary('client', ['storage', 'apiserver', 'cli', ...components]),
+  ...components.map((c) => boundary(c, ['storage', 'apiserver', 'cli', ...components.filter((o) => o !== c)])),
+);

@@ -1,0 +1,77 @@
+import { ALL_VERBS, type ResourceInfo } from './resource-info.js';
+
+interface Entry {
+  kind: string;
+  resource: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  subresources?: string[];
+}
+
+function group(groupName: string, version: string, entries: Entry[]): ResourceInfo[] {
+  return entries.map((e) => ({
+    group: groupName,
+    version,
+    kind: e.kind,
+    listKind: `${e.kind}List`,
+    resource: e.resource,
+    singular: e.kind.toLowerCase(),
+    namespaced: e.namespaced,
+    shortNames: e.shortNames ?? [],
+    categories: e.categories ?? [],
+    subresources: e.subresources ?? [],
+    verbs: ALL_VERBS,
+  }));
+}
+
+/**
+ * Every resource skiff serves. Adding a resource is one entry here plus its
+ * strategy in `apiserver/registry/`.
+ */
+export const RESOURCES: readonly ResourceInfo[] = [
+  ...group('', 'v1', [
+    { kind: 'Namespace', resource: 'namespaces', namespaced: false, shortNames: ['ns'], subresources: ['status', 'finalize'] },
+    { kind: 'Pod', resource: 'pods', namespaced: true, shortNames: ['po'], categories: ['all'], subresources: ['status', 'binding'] },
+    { kind: 'Node', resource: 'nodes', namespaced: false, shortNames: ['no'], subresources: ['status'] },
+    { kind: 'Service', resource: 'services', namespaced: true, shortNames: ['svc'], categories: ['all'], subresources: ['status'] },
+    { kind: 'Endpoints', resource: 'endpoints', namespaced: true, shortNames: ['ep'] },
+    { kind: 'ConfigMap', resource: 'configmaps', namespaced: true, shortNames: ['cm'] },
+    { kind: 'Secret', resource: 'secrets', namespaced: true },
+    { kind: 'ServiceAccount', resource: 'serviceaccounts', namespaced: true, shortNames: ['sa'] },
+    { kind: 'Event', resource: 'events', namespaced: true, shortNames: ['ev'] },
+    { kind: 'LimitRange', resource: 'limitranges', namespaced: true, shortNames: ['limits'] },
+    { kind: 'ResourceQuota', resource: 'resourcequotas', namespaced: true, shortNames: ['quota'], subresources: ['status'] },
+    { kind: 'PersistentVolume', resource: 'persistentvolumes', namespaced: false, shortNames: ['pv'], subresources: ['status'] },
+    { kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims', namespaced: true, shortNames: ['pvc'], subresources: ['status'] },
+  ]),
+  ...group('apps', 'v1', [
+    { kind: 'Deployment', resource: 'deployments', namespaced: true, shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'] },
+    { kind: 'ReplicaSet', resource: 'replicasets', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'] },
+    { kind: 'StatefulSet', resource: 'statefulsets', namespaced: true, shortNames: ['sts'], categories: ['all'], subresources: ['status', 'scale'] },
+    { kind: 'DaemonSet', resource: 'daemonsets', namespaced: true, shortNames: ['ds'], categories: ['all'], subresources: ['status'] },
+    { kind: 'ControllerRevision', resource: 'controllerrevisions', namespaced: true },
+  ]),
+  ...group('batch', 'v1', [
+    { kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], subresources: ['status'] },
+    { kind: 'CronJob', resource: 'cronjobs', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: ['status'] },
+  ]),
+  ...group('coordination.k8s.io', 'v1', [{ kind: 'Lease', resource: 'leases', namespaced: true }]),
+  ...group('discovery.k8s.io', 'v1', [{ kind: 'EndpointSlice', resource: 'endpointslices', namespaced: true }]),
+  ...group('events.k8s.io', 'v1', [{ kind: 'Event', resource: 'events', namespaced: true, shortNames: ['ev'] }]),
+  ...group('policy', 'v1', [
+    { kind: 'PodDisruptionBudget', resource: 'poddisruptionbudgets', namespaced: true, shortNames: ['pdb'], subresources: ['status'] },
+  ]),
+  ...group('scheduling.k8s.io', 'v1', [{ kind: 'PriorityClass', resource: 'priorityclasses', namespaced: false, shortNames: ['pc'] }]),
+];
+
+/** Group names in the order discovery lists them (core first). */
+export const GROUP_ORDER = ['', 'apps', 'events.k8s.io', 'batch', 'coordination.k8s.io', 'discovery.k8s.io', 'policy', 'scheduling.k8s.io'];
+
+export function findResource(group: string, version: string, resource: string): ResourceInfo | undefined {
+  return RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);
+}
+
+export function findKind(group: string, version: string, kind: string): ResourceInfo | undefined {
+  return RESOURCES.find((r) => r.group === group && r.version === version && r.kind === kind);
+}

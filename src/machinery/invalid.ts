@@ -1,0 +1,14 @@
+import { fieldErrorBody, fieldErrorMessage, type FieldError } from '../api/validation/field-error.js';
+import { ApiError } from './api-error.js';
+
+/** 422 Invalid, with one cause per field error, worded as upstream. */
+export function invalid(target: { group: string; kind: string }, name: string, errors: FieldError[]): ApiError {
+  const list = errors.map(fieldErrorMessage);
+  const joined = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
+  return new ApiError(422, 'Invalid', `${target.kind} "${name}" is invalid: ${joined}`, {
+    name,
+    group: target.group || undefined,
+    kind: target.kind,
+    causes: errors.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field })),
+  });
+}
