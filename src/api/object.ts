@@ -1,4 +1,14 @@
-import type { ObjectMeta, ListMeta } from 'kubernetes-types/meta/v1.js';
+import type { ObjectMeta as ReadonlyObjectMeta, ListMeta as ReadonlyListMeta } from 'kubernetes-types/meta/v1.js';
+
+/** kubernetes-types declares every field readonly; the server builds objects, so it needs them writable. */
+export type DeepMutable<T> = T extends readonly (infer U)[]
+  ? DeepMutable<U>[]
+  : T extends object
+    ? { -readonly [K in keyof T]: DeepMutable<T[K]> }
+    : T;
+
+export type ObjectMeta = DeepMutable<ReadonlyObjectMeta>;
+export type ListMeta = DeepMutable<ReadonlyListMeta>;
 
 /** Any Kubernetes object as it travels as JSON: typed metadata, the rest open. */
 export interface KubeObject {
@@ -8,6 +18,16 @@ export interface KubeObject {
   [field: string]: unknown;
 }
 
+/** Views an object as a typed kind (e.g. `asKind<Pod>(obj)`); no runtime check. */
+export function asKind<T>(obj: KubeObject): DeepMutable<T> {
+  return obj as unknown as DeepMutable<T>;
+}
+
+/** The reverse of asKind. */
+export function asObject<T>(obj: T): KubeObject {
+  return obj as unknown as KubeObject;
+}
+
 export interface KubeList<T extends KubeObject = KubeObject> {
   apiVersion: string;
   kind: string;
@@ -15,7 +35,6 @@ export interface KubeList<T extends KubeObject = KubeObject> {
   items: T[];
 }
 
-export type { ObjectMeta, ListMeta };
 
 /** `group/version`, or just `version` for the core group. */
 export function groupVersion(group: string, version: string): string {

@@ -1,0 +1,49 @@
+import type { MessageTable } from '../message-schema.js';
+import { CORE_V1 } from './core-v1.js';
+import { CORE_V1_POD } from './core-v1-pod.js';
+import { CORE_V1_VOLUME } from './core-v1-volume.js';
+import { META_V1 } from './meta-v1.js';
+import { OTHER_GROUPS_V1 } from './other-groups-v1.js';
+import { RBAC_V1 } from './rbac-v1.js';
+import { WORKLOADS_V1 } from './workloads-v1.js';
+
+/** Every message skiff decodes, by name (names are unique across groups). */
+export const ALL_MESSAGES: MessageTable = {
+  ...META_V1,
+  ...CORE_V1,
+  ...CORE_V1_POD,
+  ...CORE_V1_VOLUME,
+  ...WORKLOADS_V1,
+  ...RBAC_V1,
+  ...OTHER_GROUPS_V1,
+};
+
+/** The message of each top-level kind, keyed `apiVersion/Kind` (core: `v1/Kind`). */
+export const KIND_MESSAGES: Readonly<Record<string, string>> = {
+  'v1/Namespace': 'Namespace',
+  'v1/ConfigMap': 'ConfigMap',
+  'v1/Secret': 'Secret',
+  'v1/ServiceAccount': 'ServiceAccount',
+  'v1/Service': 'Service',
+  'v1/ResourceQuota': 'ResourceQuota',
+  'v1/LimitRange': 'LimitRange',
+  'v1/PersistentVolumeClaim': 'PersistentVolumeClaim',
+  'v1/Pod': 'Pod',
+  'v1/DeleteOptions': 'DeleteOptions',
+  'meta.k8s.io/v1/DeleteOptions': 'DeleteOptions',
+  'apps/v1/Deployment': 'Deployment',
+  'apps/v1/ReplicaSet': 'ReplicaSet',
+  'batch/v1/Job': 'Job',
+  'batch/v1/CronJob': 'CronJob',
+  'policy/v1/PodDisruptionBudget': 'PodDisruptionBudget',
+  'policy/v1/Eviction': 'Eviction',
+  'scheduling.k8s.io/v1/PriorityClass': 'PriorityClass',
+  'networking.k8s.io/v1/Ingress': 'Ingress',
+  'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
+  'autoscaling/v1/Scale': 'Scale',
+  'coordination.k8s.io/v1/Lease': 'Lease',
+  'rbac.authorization.k8s.io/v1/Role': 'Role',
+  'rbac.authorization.k8s.io/v1/ClusterRole': 'ClusterRole',
+  'rbac.authorization.k8s.io/v1/RoleBinding': 'RoleBinding',
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'ClusterRoleBinding',
+};

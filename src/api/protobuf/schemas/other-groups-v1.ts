@@ -1,0 +1,77 @@
+import { messages } from '../message-schema.js';
+
+/**
+ * The smaller groups kubectl creates objects in: policy, scheduling.k8s.io,
+ * networking.k8s.io (Ingress), authentication.k8s.io (TokenRequest),
+ * autoscaling (Scale) and coordination.k8s.io (Lease).
+ */
+export const OTHER_GROUPS_V1 = messages({
+  PodDisruptionBudget: {
+    1: 'metadata:ObjectMeta',
+    2: 'spec:PodDisruptionBudgetSpec',
+    3: 'status:PodDisruptionBudgetStatus',
+  },
+  PodDisruptionBudgetSpec: {
+    1: 'minAvailable:IntOrString*',
+    2: 'selector:LabelSelector*',
+    3: 'maxUnavailable:IntOrString*',
+    4: 'unhealthyPodEvictionPolicy:s*',
+  },
+  PodDisruptionBudgetStatus: {
+    1: 'observedGeneration:i64',
+    2: 'disruptedPods:Time{}',
+    3: 'disruptionsAllowed:i32!',
+    4: 'currentHealthy:i32!',
+    5: 'desiredHealthy:i32!',
+    6: 'expectedPods:i32!',
+    7: 'conditions:Condition[]',
+  },
+  Eviction: { 1: 'metadata:ObjectMeta', 2: 'deleteOptions:DeleteOptions*' },
+  PriorityClass: {
+    1: 'metadata:ObjectMeta',
+    2: 'value:i32!',
+    3: 'globalDefault:b',
+    4: 'description',
+    5: 'preemptionPolicy:s*',
+  },
+  Ingress: { 1: 'metadata:ObjectMeta', 2: 'spec:IngressSpec', 3: 'status:IngressStatus' },
+  IngressSpec: {
+    4: 'ingressClassName:s*',
+    1: 'defaultBackend:IngressBackend*',
+    2: 'tls:IngressTLS[]',
+    3: 'rules:IngressRule[]',
+  },
+  IngressBackend: { 4: 'service:IngressServiceBackend*', 3: 'resource:TypedLocalObjectReference*' },
+  IngressServiceBackend: { 1: 'name!', 2: 'port:ServiceBackendPort' },
+  ServiceBackendPort: { 1: 'name', 2: 'number:i32' },
+  IngressTLS: { 1: 'hosts:s[]', 2: 'secretName' },
+  IngressRule: { 1: 'host', 2: 'ingressRuleValue:IngressRuleValue^' },
+  IngressRuleValue: { 1: 'http:HTTPIngressRuleValue*' },
+  HTTPIngressRuleValue: { 1: 'paths:HTTPIngressPath[]!' },
+  HTTPIngressPath: { 1: 'path', 3: 'pathType:s*', 2: 'backend:IngressBackend' },
+  IngressStatus: { 1: 'loadBalancer:IngressLoadBalancerStatus' },
+  IngressLoadBalancerStatus: { 1: 'ingress:IngressLoadBalancerIngress[]' },
+  IngressLoadBalancerIngress: { 1: 'ip', 2: 'hostname', 4: 'ports:IngressPortStatus[]' },
+  IngressPortStatus: { 1: 'port:i32!', 2: 'protocol!', 3: 'error:s*' },
+  TokenRequest: { 1: 'metadata:ObjectMeta', 2: 'spec:TokenRequestSpec', 3: 'status:TokenRequestStatus' },
+  TokenRequestSpec: {
+    1: 'audiences:s[]!',
+    4: 'expirationSeconds:i64*',
+    3: 'boundObjectRef:BoundObjectReference*',
+  },
+  BoundObjectReference: { 1: 'kind', 2: 'apiVersion', 3: 'name', 4: 'uid' },
+  TokenRequestStatus: { 1: 'token!', 2: 'expirationTimestamp:Time' },
+  Scale: { 1: 'metadata:ObjectMeta', 2: 'spec:ScaleSpec', 3: 'status:ScaleStatus' },
+  ScaleSpec: { 1: 'replicas:i32' },
+  ScaleStatus: { 1: 'replicas:i32!', 2: 'selector' },
+  Lease: { 1: 'metadata:ObjectMeta', 2: 'spec:LeaseSpec' },
+  LeaseSpec: {
+    1: 'holderIdentity:s*',
+    2: 'leaseDurationSeconds:i32*',
+    3: 'acquireTime:MicroTime*',
+    4: 'renewTime:MicroTime*',
+    5: 'leaseTransitions:i32*',
+    6: 'strategy:s*',
+    7: 'preferredHolder:s*',
+  },
+});

@@ -1,0 +1,49 @@
+import { ApiError } from '../machinery/api-error.js';
+import type { Logger } from '../machinery/logger.js';
+import type { ApiRegistry } from './api-registry.js';
+
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/**
+ * What every cluster has from the start: the system namespaces and the
+ * `kubernetes` Service in `default` pointing at the API server.
+ */
+export async function bootstrapCluster(registry: ApiRegistry, opts: { advertiseAddress: string; port: number; logger: Logger }): Promise<void> {
+  const ensure = async (what: string, create: () => Promise<unknown>) => {
+    try {
+      await create();
+      opts.logger.info('bootstrapped', { object: what });
+    } catch (err) {
+      if (!ApiError.is(err, 'AlreadyExists')) throw err;
+    }
+  };
+  for (const name of SYSTEM_NAMESPACES) {
+    await ensure(`namespace/${name}`, () =>
+      registry.namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false }),
+    );
+  }
+  const services = registry.lookup('', 'v1', 'services')!;
+  await ensure('service/default/kubernetes', () =>
+    services.create(
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+        spec: { type: 'ClusterIP', clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: opts.port }] },
+      },
+      { dryRun: false },
+    ),
+  );
+  const endpoints = registry.lookup('', 'v1', 'endpoints')!;
+  await endpoints.guaranteedUpdate(
+    'default',
+    'kubernetes',
+    () => ({
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+      subsets: [{ addresses: [{ ip: opts.advertiseAddress }], ports: [{ name: 'https', port: opts.port, protocol: 'TCP' }] }],
+    }),
+    { dryRun: false, allowCreate: true },
+  );
+}

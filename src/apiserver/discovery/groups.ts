@@ -1,0 +1,41 @@
+import type { ResourceInfo } from '../../api/resource-info.js';
+import { GROUP_ORDER, RESOURCES } from '../../api/resources.js';
+
+export interface GroupVersions {
+  group: string;
+  versions: { version: string; resources: ResourceInfo[] }[];
+}
+
+/** Served resources grouped by API group (core first) and version. */
+export function servedGroups(): GroupVersions[] {
+  const groups = new Map<string, GroupVersions>();
+  for (const r of RESOURCES) {
+    let g = groups.get(r.group);
+    if (!g) groups.set(r.group, (g = { group: r.group, versions: [] }));
+    let v = g.versions.find((x) => x.version === r.version);
+    if (!v) g.versions.push((v = { version: r.version, resources: [] }));
+    v.resources.push(r);
+  }
+  return [...groups.values()].sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group));
+}
+
+/** Verbs of a subresource as upstream advertises them. */
+export function subresourceVerbs(sub: string): string[] {
+  switch (sub) {
+    case 'status':
+    case 'scale':
+      return ['get', 'patch', 'update'];
+    case 'binding':
+      return ['create'];
+    case 'finalize':
+      return ['update'];
+    default:
+      return ['get'];
+  }
+}
+
+export function subresourceKind(r: ResourceInfo, sub: string): { group: string; version: string; kind: string } {
+  if (sub === 'scale') return { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+  if (sub === 'binding') return { group: '', version: 'v1', kind: 'Binding' };
+  return { group: r.group, version: r.version, kind: r.kind };
+}

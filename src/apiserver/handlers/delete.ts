@@ -1,0 +1,82 @@
+import type { KubeObject } from '../../api/object.js';
+import { isObject } from '../../api/object.js';
+import { ApiError, badRequest } from '../../machinery/api-error.js';
+import { readBody } from '../http/body.js';
+import { parseJson } from '../http/decode.js';
+import { writeBody } from '../http/respond.js';
+import type { DeleteParams } from '../registry/registry-store.js';
+import { selectionFrom } from '../selection.js';
+import { render } from './render.js';
+import { intParam, isDryRun, type RequestScope } from './scope.js';
+
+const POLICIES = ['Orphan', 'Background', 'Foreground'];
+
+/** DeleteOptions from the body (if any) and the query, body first as upstream. */
+export async function readDeleteOptions(scope: RequestScope): Promise<DeleteParams> {
+  const body = await readBody(scope.req);
+  const opts: Record<string, unknown> = body.length > 0 ? asObject(parseJson(body)) : {};
+  const q = scope.query;
+  const grace = opts.gracePeriodSeconds ?? intParam(q, 'gracePeriodSeconds');
+  const policy = opts.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
+  const orphan = opts.orphanDependents ?? (q.has('orphanDependents') ? q.get('orphanDependents') === 'true' : undefined);
+  const dryRunBody = Array.isArray(opts.dryRun) && opts.dryRun.includes('All');
+  if (grace !== undefined && (typeof grace !== 'number' || !Number.isInteger(grace))) {
+    throw badRequest('gracePeriodSeconds must be an integer');
+  }
+  if (policy !== undefined && (typeof policy !== 'string' || !POLICIES.includes(policy))) {
+    throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${String(policy)}": supported values: "Foreground", "Background", "Orphan", "nil"`);
+  }
+  if (policy !== undefined && orphan !== undefined) {
+    throw new ApiError(422, 'Invalid', 'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "' + String(policy) + '": orphanDependents and deletionPropagation cannot be both set');
+  }
+  const pre = isObject(opts.preconditions) ? opts.preconditions : undefined;
+  return {
+    dryRun: isDryRun(q) || dryRunBody,
+    gracePeriodSeconds: grace as number | undefined,
+    propagationPolicy: policy as string | undefined,
+    orphanDependents: orphan as boolean | undefined,
+    preconditions: pre ? { uid: pre.uid as string | undefined, resourceVersion: pre.resourceVersion as string | undefined } : undefined,
+  };
+}
+
+function asObject(v: unknown): Record<string, unknown> {
+  if (!isObject(v)) throw badRequest('DeleteOptions must be a JSON object');
+  return v;
+}
+
+function successStatus(scope: RequestScope, obj: KubeObject) {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name: obj.metadata?.name, group: scope.resource.group || undefined, kind: scope.resource.resource, uid: obj.metadata?.uid },
+  };
+}
+
+export async function handleDelete(scope: RequestScope): Promise<void> {
+  const params = await readDeleteOptions(scope);
+  const { object, deleted } = await scope.store.delete(scope.info.namespace, scope.info.name, params);
+  if (deleted && !scope.store.strategy.returnDeletedObject) {
+    writeBody(scope.res, 200, successStatus(scope, object));
+    return;
+  }
+  // upstream answers 202 only for a pending delete that asked for cascading with orphanDependents=false
+  writeBody(scope.res, !deleted && params.orphanDependents === false ? 202 : 200, ...render(scope, object));
+}
+
+export async function handleDeleteCollection(scope: RequestScope): Promise<void> {
+  const params = await readDeleteOptions(scope);
+  const selection = selectionFrom(scope.query, scope.store.strategy);
+  const list = await scope.store.list(scope.info.namespace, selection);
+  const items: KubeObject[] = [];
+  for (const item of list.items) {
+    try {
+      const { object } = await scope.store.delete(item.metadata?.namespace ?? '', item.metadata?.name ?? '', params);
+      items.push(object);
+    } catch (err) {
+      if (!ApiError.is(err, 'NotFound')) throw err;
+    }
+  }
+  writeBody(scope.res, 200, { ...list, items });
+}

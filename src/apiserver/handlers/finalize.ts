@@ -1,0 +1,25 @@
+import type { Namespace } from 'kubernetes-types/core/v1.js';
+import { asKind, asObject } from '../../api/object.js';
+import { writeBody } from '../http/respond.js';
+import { checkName, readObject } from './object-body.js';
+import { render } from './render.js';
+import { isDryRun, type RequestScope } from './scope.js';
+
+/** PUT namespaces/{name}/finalize: the namespace controller removes spec.finalizers here. */
+export async function handleFinalize(scope: RequestScope): Promise<void> {
+  const raw = await readObject(scope);
+  checkName(scope, raw);
+  const body = asKind<Namespace>(raw);
+  const { object } = await scope.store.update(
+    '',
+    scope.info.name,
+    (current) => {
+      const ns = asKind<Namespace>(current);
+      ns.spec = { ...ns.spec, finalizers: body.spec?.finalizers ?? [] };
+      if (ns.spec.finalizers?.length === 0) delete ns.spec.finalizers;
+      return asObject(ns);
+    },
+    { dryRun: isDryRun(scope.query), subresource: 'finalize' },
+  );
+  writeBody(scope.res, 200, ...render(scope, object));
+}

@@ -1,0 +1,25 @@
+import type { KubeObject } from '../../api/object.js';
+import { writeBody } from '../http/respond.js';
+import { selectionFrom } from '../selection.js';
+import { intParam, type RequestScope } from './scope.js';
+import { render, renderList } from './render.js';
+
+export async function handleGet(scope: RequestScope): Promise<void> {
+  const obj = await scope.store.get(scope.info.namespace, scope.info.name);
+  writeBody(scope.res, 200, ...render(scope, obj));
+}
+
+export async function handleList(scope: RequestScope): Promise<void> {
+  const { query } = scope;
+  const selection = selectionFrom(query, scope.store.strategy);
+  const list = await scope.store.list(scope.info.namespace, {
+    ...selection,
+    limit: intParam(query, 'limit'),
+    continue: query.get('continue') ?? undefined,
+    resourceVersion: query.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
+  });
+  writeBody(scope.res, 200, ...renderList(scope, list));
+}
+
+export type { KubeObject };

@@ -1,0 +1,71 @@
+import type { KubeList, KubeObject } from '../../api/object.js';
+import { buildTable } from '../tables/index.js';
+import { negotiate, type Rendering } from '../http/respond.js';
+import type { RequestScope } from './scope.js';
+
+type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+function includeObject(scope: RequestScope): IncludeObject {
+  const v = scope.query.get('includeObject');
+  return v === 'None' || v === 'Object' ? v : 'Metadata';
+}
+
+export function renderingFor(scope: RequestScope): Rendering {
+  return negotiate(scope.req.headers.accept, { allowTable: true });
+}
+
+function partialMetadata(obj: KubeObject, version: string): KubeObject {
+  return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata };
+}
+
+/** A single object in the representation the client asked for. */
+export function render(scope: RequestScope, obj: KubeObject): [unknown, Rendering] {
+  const r = renderingFor(scope);
+  if (r.kind === 'table') {
+    const table = buildTable(scope.resource, [obj], { now: scope.now(), includeObject: includeObject(scope), resourceVersion: obj.metadata?.resourceVersion });
+    return [{ ...table, apiVersion: `meta.k8s.io/${r.version}` }, r];
+  }
+  if (r.kind === 'metadata') return [partialMetadata(obj, r.version), r];
+  return [obj, r];
+}
+
+export function renderList(scope: RequestScope, list: KubeList): [unknown, Rendering] {
+  const r = renderingFor(scope);
+  if (r.kind === 'table') {
+    const table = buildTable(scope.resource, list.items, {
+      now: scope.now(),
+      includeObject: includeObject(scope),
+      resourceVersion: list.metadata.resourceVersion,
+      continue: list.metadata.continue,
+      remainingItemCount: list.metadata.remainingItemCount,
+    });
+    return [{ ...table, apiVersion: `meta.k8s.io/${r.version}` }, r];
+  }
+  if (r.kind === 'metadata') {
+    return [
+      {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: `meta.k8s.io/${r.version}`,
+        metadata: list.metadata,
+        items: list.items.map((o) => partialMetadata(o, r.version)),
+      },
+      r,
+    ];
+  }
+  return [list, r];
+}
+
+/** One watch event's object in the requested representation. */
+export function renderWatchObject(scope: RequestScope, r: Rendering, obj: KubeObject, first: boolean): unknown {
+  if (r.kind === 'table') {
+    const table = buildTable(scope.resource, [obj], {
+      now: scope.now(),
+      includeObject: includeObject(scope),
+      resourceVersion: obj.metadata?.resourceVersion,
+      noHeaders: !first,
+    });
+    return { ...table, apiVersion: `meta.k8s.io/${r.version}` };
+  }
+  if (r.kind === 'metadata') return partialMetadata(obj, r.version);
+  return obj;
+}

@@ -1,0 +1,36 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResourceInfo } from '../../api/resource-info.js';
+import { badRequest } from '../../machinery/api-error.js';
+import type { ApiRegistry } from '../api-registry.js';
+import type { RegistryStore } from '../registry/registry-store.js';
+import type { RequestInfo } from '../request-info.js';
+
+/** Everything a resource handler needs for one request. */
+export interface RequestScope {
+  req: IncomingMessage;
+  res: ServerResponse;
+  info: RequestInfo;
+  query: URLSearchParams;
+  resource: ResourceInfo;
+  store: RegistryStore;
+  registry: ApiRegistry;
+  /** Aborts when the client goes away or the server stops. */
+  signal: AbortSignal;
+  now: () => Date;
+}
+
+/** `dryRun=All` (the only value upstream accepts). */
+export function isDryRun(query: URLSearchParams): boolean {
+  const values = query.getAll('dryRun');
+  for (const v of values) {
+    if (v !== 'All') throw badRequest(`Invalid dry run value: "${v}": supported values: "All"`);
+  }
+  return values.length > 0;
+}
+
+export function intParam(query: URLSearchParams, name: string): number | undefined {
+  const v = query.get(name);
+  if (v === null || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw badRequest(`invalid value for ${name}: "${v}": must be an integer`);
+  return Number(v);
+}

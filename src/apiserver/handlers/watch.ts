@@ -1,0 +1,84 @@
+import { once } from 'node:events';
+import type { KubeObject } from '../../api/object.js';
+import { ApiError, internalError } from '../../machinery/api-error.js';
+import { contentTypeOf } from '../http/respond.js';
+import { watchObjects, type WatchEventType } from '../registry/watch.js';
+import { selectionFrom } from '../selection.js';
+import { renderingFor, renderWatchObject } from './render.js';
+import { intParam, type RequestScope } from './scope.js';
+
+export interface WatchSettings {
+  /** Upper bound for a watch without timeoutSeconds (upstream: random in [30, 60) minutes). */
+  minRequestTimeoutSeconds: number;
+  bookmarkIntervalMs: number;
+  onWatchStart?: (resource: string) => () => void;
+}
+
+/**
+ * Streams watch events as newline-delimited JSON over a chunked response.
+ * Errors after the response started become an ERROR event, as upstream.
+ */
+export async function handleWatch(scope: RequestScope, settings: WatchSettings): Promise<void> {
+  const { query, res } = scope;
+  const selection = selectionFrom(query, scope.store.strategy, scope.info.name || undefined);
+  const rendering = renderingFor(scope);
+  const bookmarks = query.get('allowWatchBookmarks') === 'true';
+  const requested = intParam(query, 'timeoutSeconds');
+  const timeoutSeconds =
+    requested && requested > 0 ? requested : settings.minRequestTimeoutSeconds * (1 + Math.random());
+
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  scope.signal.addEventListener('abort', abort, { once: true });
+  const timer = setTimeout(abort, timeoutSeconds * 1000);
+  const done = settings.onWatchStart?.(scope.resource.resource);
+
+  res.writeHead(200, { 'Content-Type': contentTypeOf(rendering), 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.flushHeaders();
+
+  let lastRv = query.get('resourceVersion') ?? '';
+  let first = true;
+  const send = async (type: WatchEventType, object: unknown) => {
+    if (res.writableEnded || res.destroyed) return;
+    if (!res.write(`${JSON.stringify({ type, object })}\n`)) {
+      await Promise.race([once(res, 'drain'), once(controller.signal, 'abort')]);
+    }
+  };
+  const bookmarkTimer = bookmarks
+    ? setInterval(() => {
+        if (!lastRv) return;
+        const obj: KubeObject = { kind: scope.resource.kind, apiVersion: apiVersion(scope), metadata: { resourceVersion: lastRv } };
+        void send('BOOKMARK', obj);
+      }, settings.bookmarkIntervalMs)
+    : undefined;
+
+  try {
+    const events = watchObjects(scope.store, scope.info.namespace, {
+      resourceVersion: query.get('resourceVersion') ?? undefined,
+      filter: selection.filter,
+      signal: controller.signal,
+    });
+    for await (const ev of events) {
+      if (controller.signal.aborted) break;
+      lastRv = ev.object.metadata?.resourceVersion ?? lastRv;
+      await send(ev.type, renderWatchObject(scope, rendering, ev.object, first));
+      first = false;
+    }
+  } catch (err) {
+    if (!controller.signal.aborted) {
+      const apiErr = ApiError.is(err) ? err : internalError(err instanceof Error ? err.message : String(err));
+      await send('ERROR', apiErr.toStatus());
+    }
+  } finally {
+    clearTimeout(timer);
+    if (bookmarkTimer) clearInterval(bookmarkTimer);
+    scope.signal.removeEventListener('abort', abort);
+    controller.abort();
+    done?.();
+    if (!res.writableEnded) res.end();
+  }
+}
+
+function apiVersion(scope: RequestScope): string {
+  return scope.resource.group ? `${scope.resource.group}/${scope.resource.version}` : scope.resource.version;
+}

@@ -1,0 +1,69 @@
+import type { ServerResponse } from 'node:http';
+import { stringify } from 'yaml';
+import { ApiError, notAcceptable } from '../../machinery/api-error.js';
+import { parseAccept, type MediaType } from './media-type.js';
+
+/** What a client asked to get back. */
+export type Rendering =
+  | { kind: 'json' }
+  | { kind: 'yaml' }
+  | { kind: 'table'; version: 'v1' | 'v1beta1' }
+  | { kind: 'metadata'; version: 'v1' | 'v1beta1' };
+
+const NOT_ACCEPTABLE =
+  'only the following media types are accepted: application/json, application/yaml, application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io';
+
+/** Picks the first acceptable rendering from the Accept header (protobuf is declined: we answer JSON). */
+export function negotiate(accept: string | undefined, opts: { allowTable: boolean }): Rendering {
+  for (const m of parseAccept(accept)) {
+    const r = renderingOf(m, opts.allowTable);
+    if (r) return r;
+  }
+  throw notAcceptable(NOT_ACCEPTABLE);
+}
+
+function renderingOf(m: MediaType, allowTable: boolean): Rendering | undefined {
+  const as = m.params.as;
+  if (m.type === 'application/json' && as) {
+    if (m.params.g !== 'meta.k8s.io') return undefined;
+    const version = m.params.v === 'v1beta1' ? 'v1beta1' : m.params.v === 'v1' ? 'v1' : undefined;
+    if (!version) return undefined;
+    if (as === 'Table' && allowTable) return { kind: 'table', version };
+    if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return { kind: 'metadata', version };
+    return undefined;
+  }
+  if (m.type === 'application/json' || m.type === '*/*' || m.type === 'application/*') return { kind: 'json' };
+  if (m.type === 'application/yaml') return { kind: 'yaml' };
+  return undefined;
+}
+
+export function contentTypeOf(r: Rendering): string {
+  switch (r.kind) {
+    case 'yaml':
+      return 'application/yaml';
+    case 'table':
+      return `application/json;as=Table;v=${r.version};g=meta.k8s.io`;
+    case 'metadata':
+      return `application/json;as=PartialObjectMetadata;v=${r.version};g=meta.k8s.io`;
+    default:
+      return 'application/json';
+  }
+}
+
+export function writeBody(res: ServerResponse, code: number, body: unknown, rendering: Rendering = { kind: 'json' }, headers: Record<string, string> = {}): void {
+  const text = rendering.kind === 'yaml' ? stringify(body) : JSON.stringify(body);
+  const buf = Buffer.from(text);
+  res.writeHead(code, { 'Content-Type': contentTypeOf(rendering), 'Content-Length': String(buf.length), ...headers });
+  res.end(buf);
+}
+
+/** The one place errors become HTTP responses. */
+export function writeError(res: ServerResponse, err: ApiError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const headers: Record<string, string> = {};
+  if (err.details?.retryAfterSeconds) headers['Retry-After'] = String(err.details.retryAfterSeconds);
+  writeBody(res, err.code, err.toStatus(), { kind: 'json' }, headers);
+}

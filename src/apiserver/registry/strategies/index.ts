@@ -1,0 +1,52 @@
+import type { ResourceInfo } from '../../../api/resource-info.js';
+import type { Storage } from '../../../storage/storage.js';
+import { defaultStrategy } from '../default-strategy.js';
+import type { Strategy } from '../strategy.js';
+import {
+  endpointsStrategy,
+  eventStrategy,
+  jobStrategy,
+  nodeStrategy,
+  persistentVolumeClaimStrategy,
+  persistentVolumeStrategy,
+  secretStrategy,
+} from './misc.js';
+import { namespaceStrategy } from './namespaces.js';
+import { podStrategy } from './pods.js';
+import { serviceStrategy, type ServiceNetworkOptions } from './services.js';
+
+export interface StrategyDeps {
+  storage: Storage;
+  network: ServiceNetworkOptions;
+}
+
+/** The strategy of each served resource; anything not listed uses the default. */
+export function strategyFor(info: ResourceInfo, deps: StrategyDeps): Strategy {
+  const id = info.group ? `${info.resource}.${info.group}` : info.resource;
+  switch (id) {
+    case 'pods':
+      return podStrategy(info);
+    case 'namespaces':
+      return namespaceStrategy(info);
+    case 'services':
+      return serviceStrategy(info, deps.storage, deps.network);
+    case 'nodes':
+      return nodeStrategy(info);
+    case 'events':
+      return eventStrategy(info);
+    case 'secrets':
+      return secretStrategy(info);
+    case 'endpoints':
+      return endpointsStrategy(info);
+    case 'persistentvolumes':
+      return persistentVolumeStrategy(info);
+    case 'persistentvolumeclaims':
+      return persistentVolumeClaimStrategy(info);
+    case 'jobs.batch':
+      return jobStrategy(info);
+    case 'events.events.k8s.io':
+      return defaultStrategy(info, { allowCreateOnUpdate: true });
+    default:
+      return defaultStrategy(info);
+  }
+}

@@ -1,0 +1,45 @@
+import type { KubeObject } from '../../api/object.js';
+import type { ResourceInfo } from '../../api/resource-info.js';
+import type { FieldError } from '../../api/validation/field-error.js';
+
+/** Per-request context handed to strategies. */
+export interface StrategyContext {
+  now: Date;
+}
+
+/**
+ * A Strategy is what makes one resource different from the generic store:
+ * defaulting hooks, validation, which fields selectors may use, and how
+ * deletion and status behave. The generic store does everything else.
+ */
+export interface Strategy {
+  /** Spec changes bump metadata.generation (apps, batch, policy kinds). */
+  tracksGeneration: boolean;
+  /** PUT on a missing object creates it. */
+  allowCreateOnUpdate: boolean;
+  /** Called on create after defaulting, before validation (e.g. reset status). */
+  prepareForCreate(obj: KubeObject, ctx: StrategyContext): void;
+  /** Called on update of the main resource before validation. */
+  prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  validate(obj: KubeObject): FieldError[];
+  validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
+  /** The field set field selectors match against (always includes metadata.name/namespace). */
+  selectableFields(obj: KubeObject): Record<string, string>;
+  /**
+   * Seconds a deletion waits before the object goes away (it gets a
+   * deletionTimestamp meanwhile), or 0 to delete at once.
+   */
+  gracePeriodSeconds(obj: KubeObject, requested: number | undefined): number;
+  /** Whether DELETE answers with the deleted object (true) or a Status (false). */
+  returnDeletedObject: boolean;
+  /** Marks an object being deleted (e.g. a namespace as Terminating); true keeps it until finalized. */
+  prepareForDelete?(obj: KubeObject): boolean;
+  /** Whether an object with a deletionTimestamp may go away now (default: no finalizers left). */
+  readyToDelete?(obj: KubeObject): boolean;
+  /** Async work before a create is stored, e.g. allocating a cluster IP. */
+  beforeCreate?(obj: KubeObject, dryRun: boolean): Promise<void>;
+  /** Releases what beforeCreate took, after a delete (or a failed create). */
+  afterDelete?(obj: KubeObject): Promise<void>;
+}
+
+export type StrategyFactory = (info: ResourceInfo) => Strategy;

@@ -1,0 +1,68 @@
+import type { KubeObject } from '../../api/object.js';
+import { expired } from '../../machinery/api-error.js';
+import { CompactedError } from '../../storage/errors.js';
+import type { WatchEvent as StorageEvent } from '../../storage/storage.js';
+import { decodeObject } from './codec.js';
+import { parseResourceVersion, type Filter, type RegistryStore } from './registry-store.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface ObjectEvent {
+  type: WatchEventType;
+  object: KubeObject;
+}
+
+export interface WatchParams {
+  resourceVersion?: string;
+  filter?: Filter;
+  signal: AbortSignal;
+}
+
+/**
+ * Watches objects of one store. Without a resourceVersion (or with "0") the
+ * watch starts with a synthetic ADDED for every existing object, then follows
+ * changes; with one, it replays every change after it. Selector transitions
+ * become ADDED/DELETED, as upstream's cacheWatcher does.
+ */
+export async function* watchObjects(store: RegistryStore, namespace: string, params: WatchParams): AsyncGenerator<ObjectEvent> {
+  const filter = params.filter ?? (() => true);
+  const rv = params.resourceVersion;
+  let from: number;
+  if (rv === undefined || rv === '' || rv === '0') {
+    const list = await store.list(namespace, { filter });
+    for (const item of list.items) yield { type: 'ADDED', object: item };
+    from = Number(list.metadata.resourceVersion) + 1;
+  } else {
+    const n = parseResourceVersion(rv);
+    await store.waitForRevision(n);
+    from = n + 1;
+  }
+  const events = store.backing.watch(store.prefix(namespace), { startRevision: from, signal: params.signal });
+  try {
+    for await (const ev of events) {
+      const out = toObjectEvent(ev, filter);
+      if (out) yield out;
+    }
+  } catch (err) {
+    if (err instanceof CompactedError) throw expired(`too old resource version: ${from - 1} (${err.compactedRevision})`);
+    throw err;
+  }
+}
+
+function toObjectEvent(ev: StorageEvent, filter: Filter): ObjectEvent | undefined {
+  const revision = ev.kv.modRevision;
+  if (ev.type === 'DELETE') {
+    const last = ev.prevKv ?? ev.kv;
+    const obj = decodeObject(last, revision);
+    return filter(obj) ? { type: 'DELETED', object: obj } : undefined;
+  }
+  const cur = decodeObject(ev.kv);
+  const curPasses = filter(cur);
+  if (!ev.prevKv) return curPasses ? { type: 'ADDED', object: cur } : undefined;
+  const prev = decodeObject(ev.prevKv, revision);
+  const prevPasses = filter(prev);
+  if (curPasses && prevPasses) return { type: 'MODIFIED', object: cur };
+  if (curPasses) return { type: 'ADDED', object: cur };
+  if (prevPasses) return { type: 'DELETED', object: prev };
+  return undefined;
+}

@@ -1,0 +1,268 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { ApiError, internalError, methodNotAllowed, notFound, unauthorized } from '../machinery/api-error.js';
+import type { Logger } from '../machinery/logger.js';
+import type { Storage } from '../storage/storage.js';
+import { ApiRegistry } from './api-registry.js';
+import { aggregatedDiscovery } from './discovery/aggregated.js';
+import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery/legacy.js';
+import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
+import { handlePatch } from './handlers/patch.js';
+import { handleGet, handleList } from './handlers/read.js';
+import type { RequestScope } from './handlers/scope.js';
+import { handleBinding, handleScale } from './handlers/subresources.js';
+import { handleFinalize } from './handlers/finalize.js';
+import { handleWatch, type WatchSettings } from './handlers/watch.js';
+import { handleCreate, handleUpdate } from './handlers/write.js';
+import { parseAccept } from './http/media-type.js';
+import { writeBody, writeError } from './http/respond.js';
+import { ApiServerMetrics } from './metrics.js';
+import { openApiDocument, openApiIndex } from './openapi/v3.js';
+import { parseRequestInfo, type RequestInfo } from './request-info.js';
+import { versionInfo } from './version.js';
+
+export interface TlsMaterial {
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+}
+
+export interface ApiServerOptions {
+  storage: Storage;
+  tls: TlsMaterial;
+  bindAddress: string;
+  port: number;
+  logger: Logger;
+  serviceClusterIpRange?: string;
+  nodePortRange?: [number, number];
+  watch?: Partial<WatchSettings>;
+  clock?: () => Date;
+}
+
+/** Paths anyone may read, as upstream's system:public-info-viewer allows. */
+const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/healthz/ping', '/livez/ping', '/readyz/ping']);
+
+/**
+ * The API server: HTTPS, client-certificate authentication, discovery, and the
+ * REST verbs over one RegistryStore per resource. The only component that
+ * touches storage.
+ */
+export class ApiServer {
+  readonly metrics = new ApiServerMetrics();
+  private readonly registry: ApiRegistry;
+  private readonly server: https.Server;
+  private readonly stopping = new AbortController();
+  private readonly watchSettings: WatchSettings;
+  private readonly clock: () => Date;
+
+  constructor(private readonly opts: ApiServerOptions) {
+    this.clock = opts.clock ?? (() => new Date());
+    this.registry = new ApiRegistry(
+      opts.storage,
+      { network: { serviceClusterIpRange: opts.serviceClusterIpRange ?? '10.96.0.0/12', nodePortRange: opts.nodePortRange ?? [30000, 32767] } },
+      this.clock,
+    );
+    this.watchSettings = {
+      minRequestTimeoutSeconds: 1800,
+      bookmarkIntervalMs: 10_000,
+      onWatchStart: this.metrics.watchStarted,
+      ...opts.watch,
+    };
+    this.server = https.createServer(
+      { ca: opts.tls.caPem, cert: opts.tls.certPem, key: opts.tls.keyPem, requestCert: true, rejectUnauthorized: false },
+      (req, res) => void this.serve(req, res),
+    );
+    this.server.keepAliveTimeout = 65_000;
+    this.server.headersTimeout = 70_000;
+  }
+
+  get apiRegistry(): ApiRegistry {
+    return this.registry;
+  }
+
+  async start(): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.opts.port, this.opts.bindAddress, () => resolve());
+    });
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** Ends watches, stops accepting, and waits for in-flight requests. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeIdleConnections();
+    const timer = setTimeout(() => this.server.closeAllConnections(), 5000);
+    await closed;
+    clearTimeout(timer);
+  }
+
+  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    let info: RequestInfo | undefined;
+    try {
+      const url = new URL(req.url ?? '/', 'https://skiff');
+      const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+      if (!PUBLIC_PATHS.has(path) && !(req.socket as TLSSocket).authorized) throw unauthorized();
+      info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
+      if (info.isResourceRequest) await this.serveResource(req, res, info, url.searchParams);
+      else await this.serveNonResource(req, res, path, url.searchParams);
+    } catch (err) {
+      writeError(res, this.toApiError(err, req));
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const resource = info?.resource ? (info.subresource ? `${info.resource}/${info.subresource}` : info.resource) : '';
+      this.metrics.observeRequest(info?.verb ?? (req.method ?? '').toLowerCase(), resource, res.statusCode, seconds);
+    }
+  }
+
+  private toApiError(err: unknown, req: IncomingMessage): ApiError {
+    if (err instanceof ApiError) return err;
+    this.opts.logger.error('request failed', { method: req.method, url: req.url, error: err instanceof Error ? err.stack : String(err) });
+    return internalError(err instanceof Error ? err.message : String(err));
+  }
+
+  private async serveNonResource(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
+    const accept = parseAccept(req.headers.accept);
+    const aggregated = accept.find((m) => m.params.g === 'apidiscovery.k8s.io' && m.params.as === 'APIGroupDiscoveryList');
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(`the server does not allow this method on the requested resource`);
+    switch (path) {
+      case '/healthz':
+      case '/livez':
+      case '/readyz':
+        return this.serveHealth(res, path, query);
+      case '/version':
+        return writeBody(res, 200, versionInfo());
+      case '/metrics':
+        res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
+        res.end(this.metrics.render());
+        return;
+      case '/api':
+      case '/apis':
+        if (aggregated && (aggregated.params.v === 'v2' || aggregated.params.v === 'v2beta1')) {
+          const v = aggregated.params.v;
+          const body = Buffer.from(JSON.stringify(aggregatedDiscovery(path === '/api', v)));
+          res.writeHead(200, { 'Content-Type': `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`, 'Content-Length': String(body.length) });
+          res.end(body);
+          return;
+        }
+        return writeBody(res, 200, path === '/api' ? apiVersions(`${req.socket.localAddress}:${req.socket.localPort}`) : apiGroupList());
+      case '/openapi/v3':
+        return writeBody(res, 200, openApiIndex());
+    }
+    const parts = path.split('/').filter(Boolean);
+    if (parts[0] === 'openapi' && parts[1] === 'v3') {
+      const doc = parts[2] === 'api' ? openApiDocument('', parts[3] ?? '') : openApiDocument(parts[3] ?? '', parts[4] ?? '');
+      if (doc) return writeBody(res, 200, doc, { kind: 'json' }, { 'Cache-Control': 'public, immutable' });
+    }
+    if (parts[0] === 'apis' && parts.length === 2) {
+      const doc = apiGroupDocument(parts[1]);
+      if (doc) return writeBody(res, 200, doc);
+    }
+    if (parts[0] === 'api' && parts.length === 2) {
+      const doc = apiResourceList('', parts[1]);
+      if (doc) return writeBody(res, 200, doc);
+    }
+    if (parts[0] === 'apis' && parts.length === 3) {
+      const doc = apiResourceList(parts[1], parts[2]);
+      if (doc) return writeBody(res, 200, doc);
+    }
+    throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+  }
+
+  private async serveHealth(res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
+    const checks: [string, () => Promise<void>][] = [
+      ['ping', async () => {}],
+      ['etcd', async () => void (await this.opts.storage.currentRevision())],
+    ];
+    if (path === '/readyz') checks.push(['shutdown', async () => (this.stopping.signal.aborted ? Promise.reject(new Error('shutting down')) : undefined)]);
+    const lines: string[] = [];
+    let ok = true;
+    for (const [name, check] of checks) {
+      try {
+        await check();
+        lines.push(`[+]${name} ok`);
+      } catch {
+        ok = false;
+        lines.push(`[-]${name} failed: reason withheld`);
+      }
+    }
+    const verbose = query.has('verbose');
+    const body = verbose || !ok ? `${lines.join('\n')}\n${path.slice(1)} check ${ok ? 'passed' : 'failed'}\n` : 'ok';
+    res.writeHead(ok ? 200 : 500, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    res.end(body);
+  }
+
+  private async serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams): Promise<void> {
+    const store = this.registry.lookup(info.group, info.version, info.resource);
+    if (!store) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+    const resource = store.info;
+    if ((!resource.namespaced && info.namespace) || (resource.namespaced && !info.namespace && info.name)) {
+      throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+    }
+    if (resource.namespaced && !info.namespace && info.verb === 'create') {
+      throw methodNotAllowed('the server does not allow this method on the requested resource');
+    }
+    const clientGone = new AbortController();
+    const onClose = () => clientGone.abort();
+    res.once('close', onClose);
+    const signal = AbortSignal.any([clientGone.signal, this.stopping.signal]);
+    const scope: RequestScope = { req, res, info, query, resource, store, registry: this.registry, signal, now: this.clock };
+    try {
+      await this.dispatch(scope);
+    } finally {
+      res.off('close', onClose);
+    }
+  }
+
+  private async dispatch(scope: RequestScope): Promise<void> {
+    const { info, resource } = scope;
+    const sub = info.subresource;
+    if (sub && !resource.subresources.includes(sub)) {
+      throw notFound({ group: resource.group, resource: `${resource.resource}/${sub}` }, info.name);
+    }
+    const notAllowed = () => methodNotAllowed('the server does not allow this method on the requested resource');
+    switch (sub) {
+      case '':
+        switch (info.verb) {
+          case 'get':
+            return handleGet(scope);
+          case 'list':
+            return handleList(scope);
+          case 'watch':
+            return handleWatch(scope, this.watchSettings);
+          case 'create':
+            if (info.name) throw notAllowed();
+            return handleCreate(scope);
+          case 'update':
+            if (!info.name) throw notAllowed();
+            return handleUpdate(scope);
+          case 'patch':
+            if (!info.name) throw notAllowed();
+            return handlePatch(scope);
+          case 'delete':
+            return handleDelete(scope);
+          case 'deletecollection':
+            return handleDeleteCollection(scope);
+        }
+        throw notAllowed();
+      case 'status':
+        if (info.verb === 'get') return handleGet(scope);
+        if (info.verb === 'update') return handleUpdate(scope);
+        if (info.verb === 'patch') return handlePatch(scope);
+        throw notAllowed();
+      case 'scale':
+        return handleScale(scope);
+      case 'binding':
+        if (info.verb !== 'create') throw notAllowed();
+        return handleBinding(scope);
+      case 'finalize':
+        if (info.verb !== 'update') throw notAllowed();
+        return handleFinalize(scope);
+    }
+    throw notAllowed();
+  }
+}

@@ -1,0 +1,54 @@
+import type { ResourceInfo } from '../../api/resource-info.js';
+import { cronJobTable, jobTable } from './batch.js';
+import {
+  configMapTable,
+  leaseTable,
+  namespaceTable,
+  podDisruptionBudgetTable,
+  priorityClassTable,
+  resourceQuotaTable,
+  secretTable,
+  serviceAccountTable,
+} from './core-misc.js';
+import { defaultTable } from './default-table.js';
+import { eventTable, eventsV1Table } from './events.js';
+import { nodeTable } from './nodes.js';
+import { podTable } from './pods.js';
+import { endpointSliceTable, endpointsTable, serviceTable } from './services.js';
+import type { TableConvertor } from './table-convertor.js';
+import { persistentVolumeClaimTable, persistentVolumeTable } from './volumes.js';
+import { controllerRevisionTable, daemonSetTable, deploymentTable, replicaSetTable, statefulSetTable } from './workloads.js';
+
+/** Printers by `resource.group` (the version does not change the columns). */
+const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
+  ['pods', podTable],
+  ['nodes', nodeTable],
+  ['namespaces', namespaceTable],
+  ['services', serviceTable],
+  ['endpoints', endpointsTable],
+  ['configmaps', configMapTable],
+  ['secrets', secretTable],
+  ['serviceaccounts', serviceAccountTable],
+  ['events', eventTable],
+  ['resourcequotas', resourceQuotaTable],
+  ['persistentvolumes', persistentVolumeTable],
+  ['persistentvolumeclaims', persistentVolumeClaimTable],
+  ['deployments.apps', deploymentTable],
+  ['replicasets.apps', replicaSetTable],
+  ['statefulsets.apps', statefulSetTable],
+  ['daemonsets.apps', daemonSetTable],
+  ['controllerrevisions.apps', controllerRevisionTable],
+  ['jobs.batch', jobTable],
+  ['cronjobs.batch', cronJobTable],
+  ['leases.coordination.k8s.io', leaseTable],
+  ['endpointslices.discovery.k8s.io', endpointSliceTable],
+  ['events.events.k8s.io', eventsV1Table],
+  ['poddisruptionbudgets.policy', podDisruptionBudgetTable],
+  ['priorityclasses.scheduling.k8s.io', priorityClassTable],
+]);
+
+/** The printer for a resource; resources upstream has no printer for (e.g. limitranges) get the default table. */
+export function tableConvertorFor(info: Pick<ResourceInfo, 'group' | 'resource'>): TableConvertor {
+  const key = info.group ? `${info.resource}.${info.group}` : info.resource;
+  return CONVERTORS.get(key) ?? defaultTable;
+}

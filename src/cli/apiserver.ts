@@ -1,0 +1,94 @@
+import { mkdir } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
+import { join, resolve } from 'node:path';
+import { bootstrapCluster } from '../apiserver/bootstrap.js';
+import { runCompaction } from '../apiserver/compaction.js';
+import { defaultServingHosts, ensurePki, writeKubeconfig, ADMIN_USER } from '../apiserver/pki/index.js';
+import { ApiServer } from '../apiserver/server.js';
+import type { Logger } from '../machinery/logger.js';
+import { SqliteStorage } from '../storage/sqlite/index.js';
+import type { Storage } from '../storage/storage.js';
+import { parseFlags, UsageError, type FlagSpec } from './flags.js';
+
+export const APISERVER_FLAGS = {
+  'data-dir': { type: 'string', default: './.skiff', description: 'directory for the database, certificates and kubeconfig' },
+  'bind-address': { type: 'string', default: '0.0.0.0', description: 'address to serve HTTPS on' },
+  port: { type: 'string', default: '6443', description: 'HTTPS port (0 picks a free one)' },
+  'advertise-address': { type: 'string', default: '', description: 'address other components and pods reach the API server at' },
+  storage: { type: 'string', default: 'sqlite', description: 'storage backend: sqlite (in the data dir) or etcd://host:port[,host:port]' },
+  'service-cluster-ip-range': { type: 'string', default: '10.96.0.0/12', description: 'CIDR for Service cluster IPs' },
+  'service-node-port-range': { type: 'string', default: '30000-32767', description: 'port range for NodePort Services' },
+  'compaction-interval': { type: 'string', default: '300', description: 'seconds between storage compactions (0: never)' },
+  'watch-bookmark-interval': { type: 'string', default: '10', description: 'seconds between watch bookmarks' },
+} satisfies FlagSpec;
+
+export interface RunningApiServer {
+  port: number;
+  kubeconfigPath: string;
+  server: ApiServer;
+  stop(): Promise<void>;
+}
+
+function firstExternalIPv4(): string {
+  for (const addrs of Object.values(networkInterfaces())) {
+    for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '127.0.0.1';
+}
+
+async function openStorage(spec: string, dataDir: string, observe: (op: string, s: number) => void): Promise<Storage> {
+  if (spec === 'sqlite' || spec === '') return SqliteStorage.open({ path: join(dataDir, 'state.db'), observe });
+  throw new UsageError(`unsupported --storage ${JSON.stringify(spec)} (supported: sqlite)`);
+}
+
+/** Starts an API server from flags; resolves once it is serving. */
+export async function startApiServer(args: string[], logger: Logger): Promise<RunningApiServer> {
+  const flags = parseFlags(args, APISERVER_FLAGS);
+  const dataDir = resolve(flags['data-dir']);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const advertise = flags['advertise-address'] || firstExternalIPv4();
+  const pki = await ensurePki(dataDir, { hosts: [...defaultServingHosts(), advertise, '10.96.0.1'] });
+  const [lo, hi] = flags['service-node-port-range'].split('-').map(Number);
+  if (!(lo > 0 && hi >= lo)) throw new UsageError(`invalid --service-node-port-range ${flags['service-node-port-range']}`);
+
+  let server: ApiServer | undefined;
+  const storage = await openStorage(flags.storage, dataDir, (op, s) => server?.metrics.observeStorage(op, s));
+  server = new ApiServer({
+    storage,
+    tls: { caPem: pki.ca.certPem, certPem: pki.serving.certPem, keyPem: pki.serving.keyPem },
+    bindAddress: flags['bind-address'],
+    port: Number(flags.port),
+    logger,
+    serviceClusterIpRange: flags['service-cluster-ip-range'],
+    nodePortRange: [lo, hi],
+    watch: { bookmarkIntervalMs: Number(flags['watch-bookmark-interval']) * 1000 },
+  });
+  const port = await server.start();
+  await bootstrapCluster(server.apiRegistry, { advertiseAddress: advertise, port, logger });
+
+  const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
+  await writeKubeconfig(kubeconfigPath, {
+    server: `https://127.0.0.1:${port}`,
+    caPem: pki.ca.certPem,
+    certPem: pki.admin.certPem,
+    keyPem: pki.admin.keyPem,
+    user: ADMIN_USER,
+  });
+
+  const compaction = new AbortController();
+  const intervalSeconds = Number(flags['compaction-interval']);
+  const compacting = intervalSeconds > 0 ? runCompaction(storage, { intervalMs: intervalSeconds * 1000, logger, signal: compaction.signal }) : Promise.resolve();
+  logger.info('API server serving', { address: flags['bind-address'], port, dataDir, storage: flags.storage });
+  const s = server;
+  return {
+    port,
+    kubeconfigPath,
+    server: s,
+    async stop() {
+      compaction.abort();
+      await compacting;
+      await s.stop();
+      await storage.close();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { parseArgs } from 'node:util';
+
+export type FlagSpec = Record<string, { type: 'string' | 'boolean'; default?: string | boolean; description: string; multiple?: boolean }>;
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Parses `--flag value` / `--flag=value` options for one subcommand. */
+export function parseFlags<T extends FlagSpec>(args: string[], spec: T): { [K in keyof T]: T[K]['type'] extends 'boolean' ? boolean : string } {
+  try {
+    const { values } = parseArgs({
+      args,
+      options: Object.fromEntries(Object.entries(spec).map(([k, v]) => [k, { type: v.type, default: v.default as never, multiple: v.multiple }])),
+      strict: true,
+      allowPositionals: false,
+    });
+    return values as never;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+export function usage(command: string, summary: string, spec: FlagSpec): string {
+  const lines = [`Usage: skiff ${command} [flags]`, '', summary, '', 'Flags:'];
+  for (const [name, s] of Object.entries(spec)) {
+    const def = s.default !== undefined && s.default !== '' ? ` (default ${JSON.stringify(s.default)})` : '';
+    lines.push(`  --${name.padEnd(28)} ${s.description}${def}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,163 @@
+import http from 'node:http';
+import https from 'node:https';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { TokenBucket } from '../flowcontrol/token-bucket.js';
+import { sleep } from '../flowcontrol/sleep.js';
+import type { RestConfig } from './rest-config.js';
+import { NetworkError } from './network-error.js';
+import { apiErrorFromStatus } from './api-error-from-status.js';
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RestRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** Serialized as JSON unless it is already a string. */
+  body?: unknown;
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+export interface RestClientOptions {
+  /** Sent as `skiff/<component>` in User-Agent. */
+  component?: string;
+  /** Overrides the rate limiter built from config.qps/burst (null disables it). */
+  rateLimiter?: TokenBucket | null;
+  /** How many times to retry an answer with Retry-After (429, 5xx); client-go uses 10. */
+  maxRetries?: number;
+}
+
+const TOKEN_FILE_TTL_MS = 60_000;
+
+/**
+ * HTTP(S) transport for the Kubernetes API: one keep-alive agent (connection
+ * pooling), JSON in and out, client-side rate limiting, and error answers
+ * decoded into ApiError. Streams (watch) are rate limited when they start only.
+ */
+export class RestClient {
+  readonly config: RestConfig;
+  private readonly agent: http.Agent;
+  private readonly base: URL;
+  private readonly userAgent: string;
+  private readonly limiter: TokenBucket | null;
+  private readonly maxRetries: number;
+  private cachedToken?: { value: string; readAt: number };
+
+  constructor(config: RestConfig, options: RestClientOptions = {}) {
+    this.config = config;
+    this.base = new URL(config.server);
+    this.userAgent = `skiff/${options.component ?? 'client'}`;
+    this.maxRetries = options.maxRetries ?? 10;
+    const qps = config.qps ?? 5;
+    this.limiter =
+      options.rateLimiter !== undefined
+        ? options.rateLimiter
+        : qps < 0
+          ? null
+          : new TokenBucket({ qps: qps || 5, burst: config.burst ?? 10 });
+    this.agent =
+      this.base.protocol === 'https:'
+        ? new https.Agent({
+            keepAlive: true,
+            ca: config.ca,
+            cert: config.cert,
+            key: config.key,
+            rejectUnauthorized: !config.insecureSkipTLSVerify,
+            servername: config.tlsServerName,
+          })
+        : new http.Agent({ keepAlive: true });
+  }
+
+  /** Sends a request and returns the decoded JSON body; throws ApiError or NetworkError. */
+  async request<T = unknown>(req: RestRequest): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      await this.limiter?.wait(req.signal);
+      const res = await this.send(req, this.config.timeoutMs);
+      const text = await readBody(res);
+      const code = res.statusCode ?? 0;
+      if (code >= 200 && code < 300) return (text ? JSON.parse(text) : undefined) as T;
+      const retryAfter = Number(res.headers['retry-after']);
+      if ((code === 429 || code >= 500) && retryAfter >= 0 && attempt < this.maxRetries && !req.signal?.aborted) {
+        await sleep(retryAfter * 1000, req.signal);
+        continue;
+      }
+      throw apiErrorFromStatus(code, parseMaybe(text));
+    }
+  }
+
+  /** Starts a streaming request (watch) and returns the response once headers arrive with 2xx. */
+  async stream(req: RestRequest): Promise<IncomingMessage> {
+    await this.limiter?.wait(req.signal);
+    const res = await this.send(req, 0);
+    const code = res.statusCode ?? 0;
+    if (code >= 200 && code < 300) return res;
+    throw apiErrorFromStatus(code, parseMaybe(await readBody(res)));
+  }
+
+  /** Closes pooled connections. */
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private send(req: RestRequest, timeoutMs?: number): Promise<IncomingMessage> {
+    const url = new URL(req.path, this.base);
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': this.userAgent };
+    const auth = this.authorization();
+    if (auth) headers.Authorization = auth;
+    let payload: string | undefined;
+    if (req.body !== undefined) {
+      payload = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+      headers['Content-Type'] = req.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
+    const mod = url.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      if (req.signal?.aborted) return reject(req.signal.reason);
+      const r = mod.request(url, { method: req.method, headers, agent: this.agent, signal: req.signal }, resolve);
+      if (timeoutMs) {
+        r.setTimeout(timeoutMs, () => r.destroy(new NetworkError(`request timed out after ${timeoutMs}ms`, 'ETIMEDOUT')));
+      }
+      r.on('error', (err: NodeJS.ErrnoException) => {
+        if (req.signal?.aborted) reject(req.signal.reason);
+        else if (err instanceof NetworkError) reject(err);
+        else reject(new NetworkError(`${req.method} ${url.pathname}: ${err.message}`, err.code, { cause: err }));
+      });
+      r.end(payload);
+    });
+  }
+
+  private authorization(): string | undefined {
+    if (this.config.token) return `Bearer ${this.config.token}`;
+    if (this.config.tokenFile) {
+      const now = Date.now();
+      if (!this.cachedToken || now - this.cachedToken.readAt > TOKEN_FILE_TTL_MS) {
+        this.cachedToken = { value: readFileSync(this.config.tokenFile, 'utf8').trim(), readAt: now };
+      }
+      return `Bearer ${this.cachedToken.value}`;
+    }
+    if (this.config.username !== undefined) {
+      return `Basic ${Buffer.from(`${this.config.username}:${this.config.password ?? ''}`).toString('base64')}`;
+    }
+    return undefined;
+  }
+}
+
+function readBody(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('error', (err) => reject(new NetworkError(`reading response: ${err.message}`, undefined, { cause: err })));
+  });
+}
+
+function parseMaybe(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,13 @@
+import type { Status } from '../../machinery/api-error.js';
+import type { KubeObject } from '../../api/object.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/**
+ * One line of a watch stream. ERROR carries a metav1.Status (a 410 there
+ * means the resourceVersion expired and the watcher must relist); BOOKMARK
+ * carries only metadata.resourceVersion.
+ */
+export type WatchEvent<T extends KubeObject = KubeObject> =
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T }
+  | { type: 'ERROR'; object: Status };

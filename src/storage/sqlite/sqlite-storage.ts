@@ -1,0 +1,214 @@
+import type Database from 'better-sqlite3';
+import { CompactedError, FutureRevisionError, UnavailableError, WatchClosedError } from '../errors.js';
+import type {
+  DeleteResult,
+  GetResult,
+  ListOptions,
+  ListResult,
+  Storage,
+  WatchEvent,
+  WatchOptions,
+  WriteResult,
+} from '../storage.js';
+import type { WriteOp, WriteOpResult } from './apply-writes.js';
+import { WriteApplier } from './apply-writes.js';
+import { Compactor } from './compactor.js';
+import { HistoryQuery } from './history-query.js';
+import { ListQuery } from './list-query.js';
+import { rowEvent } from './log-row.js';
+import { openDatabase, readLastRevision } from './schema.js';
+import { WatchHub } from './watch-hub.js';
+import type { WatchSource } from './watch-stream.js';
+import { WatchStream } from './watch-stream.js';
+import { WriteBatcher } from './write-batcher.js';
+
+/** Receives the latency of each storage operation (get, list, count, create, update, delete, compact). */
+export type ObserveFunc = (op: string, seconds: number) => void;
+
+export interface SqliteStorageOptions {
+  /** The database file (created when missing). */
+  path: string;
+  observe?: ObserveFunc;
+  /** Live events a watcher may have pending before it is closed as too slow. Default 10,000. */
+  watchBufferSize?: number;
+  /** Log ids swept per compaction transaction (the event loop runs between them). Default 5,000. */
+  compactionChunkSize?: number;
+}
+
+export interface SqliteStorageStats {
+  /** Write transactions committed (group commit makes this far smaller than `writes`). */
+  transactions: number;
+  /** Write operations (create/update/delete) committed, including failed guards. */
+  writes: number;
+  /** Pages in the database file, and how many of them are free for reuse. */
+  pageCount: number;
+  freePages: number;
+}
+
+/**
+ * Storage over one SQLite file, kine-style (see schema.ts). Writes are group
+ * committed; reads run synchronously on the same connection and see only
+ * committed data. One process owns the file: revisions and watch fan-out are
+ * tracked in memory.
+ */
+export class SqliteStorage implements Storage {
+  private readonly hub = new WatchHub();
+  private readonly source: WatchSource;
+  private revision: number;
+  private closed = false;
+  private transactions = 0;
+  private writes = 0;
+  private readonly applier: WriteApplier;
+  private readonly lists: ListQuery;
+  private readonly history: HistoryQuery;
+  private readonly compactor: Compactor;
+  private readonly batcher: WriteBatcher<WriteOp, WriteOpResult>;
+
+  static open(opts: SqliteStorageOptions): SqliteStorage {
+    return new SqliteStorage(openDatabase(opts.path), opts);
+  }
+
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly opts: SqliteStorageOptions,
+  ) {
+    this.revision = readLastRevision(db);
+    this.applier = new WriteApplier(db);
+    this.lists = new ListQuery(db);
+    this.history = new HistoryQuery(db);
+    this.compactor = new Compactor(db, {
+      onTransaction: () => this.transactions++,
+      ...(opts.compactionChunkSize ? { chunkSize: opts.compactionChunkSize } : {}),
+    });
+    this.batcher = new WriteBatcher((ops) => this.commit(ops));
+    this.source = {
+      hub: this.hub,
+      currentRevision: () => this.revision,
+      compactedRevision: () => this.compactor.compactedRevision,
+      closedError: () => (this.closed ? new WatchClosedError('storage closed') : undefined),
+      readHistory: (prefix, from, to, limit) => this.history.read(prefix, from, to, limit),
+    };
+  }
+
+  async currentRevision(): Promise<number> {
+    this.ensureOpen();
+    return this.revision;
+  }
+
+  async compactedRevision(): Promise<number> {
+    this.ensureOpen();
+    return this.compactor.compactedRevision;
+  }
+
+  async get(key: string): Promise<GetResult> {
+    return this.measure('get', () => {
+      const kv = this.lists.get(key);
+      return kv ? { kv, revision: this.revision } : { revision: this.revision };
+    });
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    return this.measure('list', () => {
+      const revision = this.readRevision(opts.revision);
+      const page = this.lists.list(prefix, revision, opts.limit, opts.startAfter);
+      return { kvs: page.kvs, revision, more: page.more, remaining: page.remaining };
+    });
+  }
+
+  async count(prefix: string): Promise<number> {
+    return this.measure('count', () => this.lists.count(prefix, this.revision));
+  }
+
+  create(key: string, value: Uint8Array): Promise<WriteResult> {
+    return this.write('create', { type: 'create', key, value }) as Promise<WriteResult>;
+  }
+
+  update(key: string, value: Uint8Array, expectedModRevision: number): Promise<WriteResult> {
+    return this.write('update', { type: 'update', key, value, expectedModRevision }) as Promise<WriteResult>;
+  }
+
+  delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
+    const op: WriteOp = expectedModRevision === undefined ? { type: 'delete', key } : { type: 'delete', key, expectedModRevision };
+    return this.write('delete', op) as Promise<DeleteResult>;
+  }
+
+  watch(prefix: string, opts: WatchOptions): AsyncIterable<WatchEvent> {
+    // Resolve "from now" at call time, so writes between watch() and the first pull are not missed.
+    const startRevision = opts.startRevision > 0 ? opts.startRevision : this.revision + 1;
+    return new WatchStream(this.source, {
+      prefix,
+      startRevision,
+      signal: opts.signal,
+      bufferSize: this.opts.watchBufferSize ?? 10_000,
+    });
+  }
+
+  async compact(revision: number): Promise<void> {
+    const started = performance.now();
+    this.ensureOpen();
+    if (revision > this.revision) throw new FutureRevisionError(revision, this.revision);
+    await this.compactor.compact(revision);
+    this.opts.observe?.('compact', (performance.now() - started) / 1000);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // Acknowledge what is queued before refusing more.
+    this.batcher.close();
+    this.closed = true;
+    this.hub.failAll(new WatchClosedError('storage closed'));
+    await this.compactor.idle().catch(() => undefined);
+    this.db.close();
+  }
+
+  stats(): SqliteStorageStats {
+    this.ensureOpen();
+    return {
+      transactions: this.transactions,
+      writes: this.writes,
+      pageCount: this.db.pragma('page_count', { simple: true }) as number,
+      freePages: this.db.pragma('freelist_count', { simple: true }) as number,
+    };
+  }
+
+  private commit(ops: readonly WriteOp[]): WriteOpResult[] {
+    const batch = this.db.transaction(() => this.applier.apply(ops, this.revision)).immediate();
+    this.transactions++;
+    this.writes += ops.length;
+    this.revision = batch.revision;
+    // Fan out before the writers' promises settle: an acknowledged write is already visible to watchers.
+    if (this.hub.size > 0) this.hub.publish(batch.rows.map(rowEvent));
+    return batch.results;
+  }
+
+  private async write(op: string, write: WriteOp): Promise<WriteOpResult> {
+    const started = performance.now();
+    try {
+      return await this.batcher.submit(write);
+    } finally {
+      this.opts.observe?.(op, (performance.now() - started) / 1000);
+    }
+  }
+
+  private readRevision(requested: number | undefined): number {
+    if (!requested) return this.revision;
+    const compacted = this.compactor.compactedRevision;
+    if (requested < compacted) throw new CompactedError(requested, compacted);
+    if (requested > this.revision) throw new FutureRevisionError(requested, this.revision);
+    return requested;
+  }
+
+  private measure<T>(op: string, read: () => T): T {
+    this.ensureOpen();
+    const started = performance.now();
+    try {
+      return read();
+    } finally {
+      this.opts.observe?.(op, (performance.now() - started) / 1000);
+    }
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new UnavailableError('storage is closed');
+  }
+}
