@@ -9,7 +9,7 @@ import { validateObjectMeta, validateQualifiedName } from './object-meta.js';
  * paths use the core names (involvedObject, message, ...) for both.
  */
 interface InternalEvent {
-  metadata: CoreEvent['metadata'];
+  metadata: CoreEvent['metadata'] | undefined;
   involvedObject: { namespace?: string };
   reason?: string;
   message?: string;

@@ -149,7 +149,6 @@ function hasChDirPrefix(value: string): string[] {
 export function isRelaxedEnvVarName(value: string): string[] {
   const errs: string[] = [];
   if (value.length === 0) errs.push('environment variable name must not be empty');
-  // eslint-disable-next-line no-control-regex
   if (!/^[\x20-\x3c\x3e-\x7e]*$/.test(value)) errs.push("a valid environment variable name must consist only of printable ASCII characters other than '='");
   return errs;
 }

@@ -16,7 +16,7 @@ import type { Pki } from './pki.js';
 
 interface Seen {
   authorized: boolean;
-  cn?: string;
+  cn?: string | string[];
   o?: string | string[];
 }
 

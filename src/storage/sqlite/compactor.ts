@@ -37,7 +37,7 @@ export class Compactor {
     this.deleteSuperseded = db.prepare(
       'DELETE FROM kv WHERE id IN (SELECT prev_revision FROM kv WHERE id > @lo AND id <= @hi AND prev_revision > 0)',
     );
-    this.deleteTombstones = db.prepare('DELETE FROM kv WHERE deleted = 1 AND id >= @lo AND id <= @hi AND id <= @rev');
+    this.deleteTombstones = db.prepare('DELETE FROM kv WHERE deleted = 1 AND id >= @lo AND id <= @hi AND id < @rev');
   }
 
   get compactedRevision(): number {

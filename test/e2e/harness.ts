@@ -1,0 +1,133 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readlinkSync } from 'node:fs';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SKIFF = join(ROOT, 'bin/skiff.js');
+
+/** The kubectl on PATH and its versioned siblings (kubectl.1.27 … kubectl.1.33). */
+export function kubectlBinary(version?: string): string {
+  if (!version) return 'kubectl';
+  const real = readlinkSync('/usr/bin/kubectl', { encoding: 'utf8' });
+  return join(dirname(resolve('/usr/bin', real)), `kubectl.${version}`);
+}
+
+export interface ServerProcess {
+  dataDir: string;
+  kubeconfig: string;
+  port: number;
+  proc: ChildProcess;
+  /** Everything the process wrote to stderr (its structured log). */
+  logs(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `skiff <command>` and resolves once it prints its KUBECONFIG line. */
+export async function startServer(opts: { command?: string; dataDir?: string; args?: string[]; timeoutMs?: number } = {}): Promise<ServerProcess> {
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'skiff-e2e-')));
+  const args = [SKIFF, opts.command ?? 'server', '--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', '0', ...(opts.args ?? [])];
+  const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' } });
+  let stderr = '';
+  let stdout = '';
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  const ready = await new Promise<{ port: number; kubeconfig: string }>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${stderr}`)), opts.timeoutMs ?? 30_000);
+    proc.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const port = /serving on port (\d+)/.exec(stdout);
+      const kc = /export KUBECONFIG=(\S+)/.exec(stdout);
+      if (port && kc) {
+        clearTimeout(timer);
+        resolvePromise({ port: Number(port[1]), kubeconfig: kc[1] });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${stderr}`));
+    });
+  });
+  return {
+    dataDir,
+    ...ready,
+    proc,
+    logs: () => stderr,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export async function removeDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion, optionally feeding stdin. */
+export function run(cmd: string, args: string[], opts: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const p = spawn(cmd, args, { env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => p.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    p.on('error', reject);
+    p.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    p.stdin.end(opts.input ?? '');
+  });
+}
+
+/** A kubectl bound to one kubeconfig; `ok` throws with the output when the command fails. */
+export function kubectlFor(kubeconfig: string, version?: string) {
+  const bin = kubectlBinary(version);
+  const exec = (args: string[], opts: { input?: string; env?: Record<string, string> } = {}) =>
+    run(bin, ['--kubeconfig', kubeconfig, ...args], opts);
+  return {
+    bin,
+    exec,
+    async ok(args: string[], opts: { input?: string; env?: Record<string, string> } = {}): Promise<string> {
+      const r = await exec(args, opts);
+      if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}):\n${r.stderr}${r.stdout}`);
+      return r.stdout;
+    },
+    async fails(args: string[], opts: { input?: string } = {}): Promise<string> {
+      const r = await exec(args, opts);
+      if (r.code === 0) throw new Error(`kubectl ${args.join(' ')} unexpectedly succeeded:\n${r.stdout}`);
+      return r.stderr + r.stdout;
+    },
+    async json<T = Record<string, unknown>>(args: string[]): Promise<T> {
+      const r = await exec([...args, '-o', 'json']);
+      if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}):\n${r.stderr}`);
+      return JSON.parse(r.stdout) as T;
+    },
+  };
+}
+
+/** Polls `check` until it returns a truthy value or the deadline passes. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 20_000, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
