@@ -11,7 +11,9 @@ export function parseFlags<T extends FlagSpec>(args: string[], spec: T): { [K in
   try {
     const { values } = parseArgs({
       args,
-      options: Object.fromEntries(Object.entries(spec).map(([k, v]) => [k, { type: v.type, default: v.default as never, multiple: v.multiple }])),
+      options: Object.fromEntries(
+        Object.entries(spec).map(([k, v]) => [k, { type: v.type, ...(v.default !== undefined ? { default: v.default as never } : {}), ...(v.multiple ? { multiple: true } : {}) }]),
+      ),
       strict: true,
       allowPositionals: false,
     });

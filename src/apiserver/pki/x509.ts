@@ -1,5 +1,5 @@
 // The polyfill must run before @peculiar/x509 loads; import x509 only through this module.
-import './reflect-metadata.js';
+import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import { cryptoProvider } from '@peculiar/x509';
 

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { UnavailableError } from '../errors.js';
 
 /**
  * The log table (kine's layout): id is the revision. The unique index on
@@ -35,21 +36,30 @@ export const metaKeys = {
 } as const;
 
 /** Opens (creating when needed) a storage database with durable settings. */
-export function openDatabase(path: string): Database.Database {
+export function openDatabase(path: string, busyTimeoutMs = 5000): Database.Database {
   const db = new Database(path);
   try {
+    // A restarting owner may still be exiting: wait a little for its lock.
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     // Only takes effect on a new file (before the first table); lets compaction hand pages back.
     db.pragma('auto_vacuum = INCREMENTAL');
+    // One process owns the file (revisions and watch fan-out live in its memory); a second
+    // opener fails instead of corrupting that. Set before WAL so no shared-memory file is used.
+    db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('journal_mode = WAL');
     // FULL: every commit is fsynced before a write is acknowledged.
     db.pragma('synchronous = FULL');
     // A WAL file is reused after checkpoints but never shrinks without a limit.
     db.pragma('journal_size_limit = 67108864');
-    db.pragma('busy_timeout = 5000');
     db.exec(ddl);
+    // In EXCLUSIVE mode the lock is kept from the first write transaction on; take it now.
+    db.exec('BEGIN EXCLUSIVE; COMMIT');
     return db;
   } catch (err) {
     db.close();
+    if (err instanceof Database.SqliteError && err.code === 'SQLITE_BUSY') {
+      throw new UnavailableError(`${path} is in use by another process`, { cause: err });
+    }
     throw err;
   }
 }

@@ -103,6 +103,20 @@ describe('SqliteStorage', () => {
     }
   });
 
+  it('refuses a second opener of the same file', async () => {
+    const path = temp.path();
+    await SqliteStorage.open({ path }).close();
+    // Reopened without writing: holding the file must not depend on having written.
+    const owner = SqliteStorage.open({ path });
+    try {
+      assert.throws(() => SqliteStorage.open({ path, lockTimeoutMs: 50 }), UnavailableError);
+    } finally {
+      await owner.close();
+    }
+    const next = SqliteStorage.open({ path });
+    await next.close();
+  });
+
   it('reports the latency of each operation', async () => {
     const seen = new Map<string, number[]>();
     const storage = SqliteStorage.open({

@@ -26,8 +26,10 @@ import { WriteBatcher } from './write-batcher.js';
 export type ObserveFunc = (op: string, seconds: number) => void;
 
 export interface SqliteStorageOptions {
-  /** The database file (created when missing). */
+  /** The database file (created when missing). One process may have it open at a time. */
   path: string;
+  /** How long to wait for another process to release the file. Default 5,000 ms. */
+  lockTimeoutMs?: number;
   observe?: ObserveFunc;
   /** Live events a watcher may have pending before it is closed as too slow. Default 10,000. */
   watchBufferSize?: number;
@@ -65,7 +67,7 @@ export class SqliteStorage implements Storage {
   private readonly batcher: WriteBatcher<WriteOp, WriteOpResult>;
 
   static open(opts: SqliteStorageOptions): SqliteStorage {
-    return new SqliteStorage(openDatabase(opts.path), opts);
+    return new SqliteStorage(openDatabase(opts.path, opts.lockTimeoutMs), opts);
   }
 
   private constructor(

@@ -1,0 +1,158 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteStorage } from '../src/storage/sqlite/index.js';
+import { startServer } from '../test/e2e/harness.js';
+import { clientFromKubeconfig } from './https-client.js';
+import { fmt, percentile, printTable, runConcurrent, type Row } from './stats.js';
+
+/** A realistic pod: ~1.5 KB of JSON, like a small Deployment's pods. */
+function pod(name: string) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'bench', labels: { app: 'bench', 'pod-template-hash': '5d8f7c9b6', tier: 'backend' } },
+    spec: {
+      containers: [
+        {
+          name: 'app',
+          image: 'registry.example.com/team/app:1.2.3',
+          ports: [{ containerPort: 8080, name: 'http' }],
+          env: [{ name: 'MODE', value: 'production' }, { name: 'LOG_LEVEL', value: 'info' }],
+          resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+          readinessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 5 },
+        },
+      ],
+    },
+  };
+}
+
+const N_SEQ = Number(process.env.BENCH_SEQ ?? 1000);
+const N_CONC = Number(process.env.BENCH_CONC ?? 4000);
+const N_LIST = Number(process.env.BENCH_LIST ?? 10_000);
+const WATCHERS = 100;
+const WATCH_WRITES = 200;
+
+export async function run(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'skiff-bench-'));
+  try {
+    const raw = await rawStorage(join(dir, 'raw'));
+    const api = await apiFigures(join(dir, 'api'));
+    const ratio = (a: number, b: number) => fmt(a / b, 2);
+    const rows: Row[] = [
+      { figure: `sequential creates/s (n=${N_SEQ})`, api: fmt(api.seqRate, 0), storage: fmt(raw.seqRate, 0), ratio: ratio(api.seqRate, raw.seqRate) },
+      { figure: 'sequential create p50 ms', api: fmt(api.seqP50, 2), storage: fmt(raw.seqP50, 2), ratio: ratio(api.seqP50, raw.seqP50) },
+      { figure: 'sequential create p99 ms', api: fmt(api.seqP99, 2), storage: fmt(raw.seqP99, 2), ratio: ratio(api.seqP99, raw.seqP99) },
+      { figure: `32-client creates/s (n=${N_CONC})`, api: fmt(api.concRate, 0), storage: fmt(raw.concRate, 0), ratio: ratio(api.concRate, raw.concRate) },
+      { figure: '32-client create p50 ms', api: fmt(api.concP50, 2), storage: fmt(raw.concP50, 2), ratio: ratio(api.concP50, raw.concP50) },
+      { figure: '32-client create p99 ms', api: fmt(api.concP99, 2), storage: fmt(raw.concP99, 2), ratio: ratio(api.concP99, raw.concP99) },
+      { figure: `list ${N_LIST} pods ms (best of 5)`, api: fmt(api.listMs, 1), storage: fmt(raw.listMs, 1), ratio: ratio(api.listMs, raw.listMs) },
+      { figure: `watch delivery p50 ms (${WATCHERS} watchers)`, api: fmt(api.watchP50, 2), storage: fmt(raw.watchP50, 2), ratio: ratio(api.watchP50, raw.watchP50) },
+      { figure: `watch delivery p99 ms (${WATCHERS} watchers)`, api: fmt(api.watchP99, 2), storage: fmt(raw.watchP99, 2), ratio: ratio(api.watchP99, raw.watchP99) },
+    ];
+    printTable('skiff API server vs raw SQLite storage', rows);
+    process.stdout.write(
+      `\ntargets: API creates >= 50% of raw storage throughput (32 clients: ${fmt((100 * api.concRate) / raw.concRate, 0)}%), ` +
+        `list of ${N_LIST} pods < 300 ms (${fmt(api.listMs, 0)} ms), watch delivery p99 < 50 ms (${fmt(api.watchP99, 1)} ms)\n`,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function rawStorage(dir: string) {
+  await import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }));
+  const storage = SqliteStorage.open({ path: join(dir, 'state.db') });
+  const value = (name: string) => Buffer.from(JSON.stringify(pod(name)));
+  const t0 = performance.now();
+  const seq = await runConcurrent(N_SEQ, 1, async (i) => void (await storage.create(`/registry/pods/bench/seq-${i}`, value(`seq-${i}`))));
+  const seqRate = N_SEQ / ((performance.now() - t0) / 1000);
+  const t1 = performance.now();
+  const conc = await runConcurrent(N_CONC, 32, async (i) => void (await storage.create(`/registry/pods/bench/conc-${i}`, value(`conc-${i}`))));
+  const concRate = N_CONC / ((performance.now() - t1) / 1000);
+  await runConcurrent(Math.max(0, N_LIST - N_SEQ - N_CONC), 32, async (i) => void (await storage.create(`/registry/pods/bench/fill-${i}`, value(`fill-${i}`))));
+  let listMs = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const s = performance.now();
+    const list = await storage.list('/registry/pods/bench/');
+    // decode like a client would, for a fair comparison with the API
+    list.kvs.forEach((kv) => JSON.parse(Buffer.from(kv.value).toString()));
+    listMs = Math.min(listMs, performance.now() - s);
+  }
+  const delivery: number[] = [];
+  const controller = new AbortController();
+  const sent = new Map<string, number>();
+  const watchers = Array.from({ length: WATCHERS }, async () => {
+    for await (const ev of storage.watch('/registry/pods/watch/', { startRevision: 0, signal: controller.signal })) {
+      const t = sent.get(ev.kv.key);
+      if (t !== undefined) delivery.push(performance.now() - t);
+    }
+  });
+  await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < WATCH_WRITES; i++) {
+    const key = `/registry/pods/watch/w-${i}`;
+    sent.set(key, performance.now());
+    await storage.create(key, value(`w-${i}`));
+  }
+  await waitUntil(() => delivery.length >= WATCHERS * WATCH_WRITES, 10_000);
+  controller.abort();
+  await Promise.allSettled(watchers);
+  await storage.close();
+  return { seqRate, seqP50: percentile(seq, 50), seqP99: percentile(seq, 99), concRate, concP50: percentile(conc, 50), concP99: percentile(conc, 99), listMs, watchP50: percentile(delivery, 50), watchP99: percentile(delivery, 99) };
+}
+
+async function apiFigures(dataDir: string) {
+  const server = await startServer({ dataDir, command: 'apiserver', args: ['--compaction-interval', '0'] });
+  const client = clientFromKubeconfig(server.kubeconfig);
+  try {
+    await client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
+    const create = async (name: string) => {
+      const r = await client.request('POST', '/api/v1/namespaces/bench/pods', pod(name));
+      if (r.status !== 201) throw new Error(`create ${name}: ${r.status} ${r.body}`);
+    };
+    const t0 = performance.now();
+    const seq = await runConcurrent(N_SEQ, 1, (i) => create(`seq-${i}`));
+    const seqRate = N_SEQ / ((performance.now() - t0) / 1000);
+    const t1 = performance.now();
+    const conc = await runConcurrent(N_CONC, 32, (i) => create(`conc-${i}`));
+    const concRate = N_CONC / ((performance.now() - t1) / 1000);
+    await runConcurrent(Math.max(0, N_LIST - N_SEQ - N_CONC), 32, (i) => create(`fill-${i}`));
+    let listMs = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const s = performance.now();
+      const r = await client.request('GET', '/api/v1/namespaces/bench/pods');
+      const items = (JSON.parse(r.body) as { items: unknown[] }).items.length;
+      if (items < N_LIST) throw new Error(`listed ${items} pods, expected ${N_LIST}`);
+      listMs = Math.min(listMs, performance.now() - s);
+    }
+    await client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watch' } });
+    const sent = new Map<string, number>();
+    const delivery: number[] = [];
+    const closers = await Promise.all(
+      Array.from({ length: WATCHERS }, () =>
+        client.watch('/api/v1/namespaces/watch/pods?watch=1&resourceVersion=1', (ev) => {
+          const t = sent.get(ev.object.metadata.name);
+          if (t !== undefined && ev.type === 'ADDED') delivery.push(performance.now() - t);
+        }),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < WATCH_WRITES; i++) {
+      const name = `w-${i}`;
+      sent.set(name, performance.now());
+      const r = await client.request('POST', '/api/v1/namespaces/watch/pods', { ...pod(name), metadata: { ...pod(name).metadata, namespace: 'watch' } });
+      if (r.status !== 201) throw new Error(`create ${name}: ${r.status} ${r.body}`);
+    }
+    await waitUntil(() => delivery.length >= WATCHERS * WATCH_WRITES, 20_000);
+    closers.forEach((c) => c());
+    return { seqRate, seqP50: percentile(seq, 50), seqP99: percentile(seq, 99), concRate, concP50: percentile(conc, 50), concP99: percentile(conc, 99), listMs, watchP50: percentile(delivery, 50), watchP99: percentile(delivery, 99) };
+  } finally {
+    client.close();
+    await server.stop();
+  }
+}
+
+async function waitUntil(cond: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+}

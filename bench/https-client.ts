@@ -1,0 +1,56 @@
+import https from 'node:https';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+/** A minimal keep-alive HTTPS JSON client from an admin kubeconfig (benchmarks only). */
+export function clientFromKubeconfig(path: string, maxSockets = 64) {
+  const kc = parse(readFileSync(path, 'utf8')) as {
+    clusters: { cluster: { server: string; 'certificate-authority-data': string } }[];
+    users: { user: { 'client-certificate-data': string; 'client-key-data': string } }[];
+  };
+  const server = new URL(kc.clusters[0].cluster.server);
+  const b64 = (s: string) => Buffer.from(s, 'base64');
+  const agent = new https.Agent({
+    keepAlive: true,
+    maxSockets,
+    ca: b64(kc.clusters[0].cluster['certificate-authority-data']),
+    cert: b64(kc.users[0].user['client-certificate-data']),
+    key: b64(kc.users[0].user['client-key-data']),
+  });
+  const request = (method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> =>
+    new Promise((resolve, reject) => {
+      const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+      const req = https.request(
+        { host: server.hostname, port: server.port, method, path, agent, headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(data ? { 'Content-Length': data.length } : {}) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(data);
+    });
+  /** Opens a watch and calls onLine for each event line; returns a close function. */
+  const watch = (path: string, onEvent: (ev: { type: string; object: { metadata: { name: string } } }) => void): Promise<() => void> =>
+    new Promise((resolve, reject) => {
+      const req = https.request({ host: server.hostname, port: server.port, method: 'GET', path, agent: new https.Agent({ ca: agent.options.ca, cert: agent.options.cert, key: agent.options.key }) }, (res) => {
+        let buf = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buf += chunk;
+          let i;
+          while ((i = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, i);
+            buf = buf.slice(i + 1);
+            if (line) onEvent(JSON.parse(line) as never);
+          }
+        });
+        resolve(() => req.destroy());
+      });
+      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+      req.end();
+    });
+  return { request, watch, close: () => agent.destroy() };
+}

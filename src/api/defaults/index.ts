@@ -1,0 +1,48 @@
+import type { KubeObject } from '../object.js';
+import type { ResourceInfo } from '../resource-info.js';
+import { setCronJobDefaults, setJobDefaults } from './batch.js';
+import {
+  setEndpointSliceDefaults,
+  setEndpointsDefaults,
+  setLimitRangeDefaults,
+  setNamespaceDefaults,
+  setNodeDefaults,
+  setPriorityClassDefaults,
+  setSecretDefaults,
+} from './core.js';
+import { setPodDefaults } from './pod-spec.js';
+import { setServiceDefaults } from './service.js';
+import { setPersistentVolumeClaimDefaults, setPersistentVolumeDefaults } from './storage.js';
+import { setDaemonSetDefaults, setDeploymentDefaults, setReplicaSetDefaults, setStatefulSetDefaults } from './workloads.js';
+
+export { generateJobSelector } from './batch.js';
+export { setServiceIPFamilyDefaults } from './service.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each defaulter narrows the open KubeObject to its kind.
+type Defaulter = (obj: any) => void;
+
+/** Kinds with defaults, keyed `group/Kind`; the rest (ConfigMap, Lease, Events, ...) have none upstream. */
+const DEFAULTERS: Record<string, Defaulter> = {
+  '/Namespace': setNamespaceDefaults,
+  '/Pod': setPodDefaults,
+  '/Node': setNodeDefaults,
+  '/Service': setServiceDefaults,
+  '/Endpoints': setEndpointsDefaults,
+  '/Secret': setSecretDefaults,
+  '/LimitRange': setLimitRangeDefaults,
+  '/PersistentVolume': setPersistentVolumeDefaults,
+  '/PersistentVolumeClaim': setPersistentVolumeClaimDefaults,
+  'apps/Deployment': setDeploymentDefaults,
+  'apps/ReplicaSet': setReplicaSetDefaults,
+  'apps/StatefulSet': setStatefulSetDefaults,
+  'apps/DaemonSet': setDaemonSetDefaults,
+  'batch/Job': setJobDefaults,
+  'batch/CronJob': setCronJobDefaults,
+  'discovery.k8s.io/EndpointSlice': setEndpointSliceDefaults,
+  'scheduling.k8s.io/PriorityClass': setPriorityClassDefaults,
+};
+
+/** Applies upstream's defaulting for the resource's kind, mutating `obj` (the caller passes a clone). */
+export function applyDefaults(obj: KubeObject, info: ResourceInfo): void {
+  DEFAULTERS[`${info.group}/${info.kind}`]?.(obj);
+}

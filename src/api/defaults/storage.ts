@@ -1,0 +1,21 @@
+import type { PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimStatus, PersistentVolumeStatus } from 'kubernetes-types/core/v1.js';
+
+// kubernetes-types marks status read-only; defaulting is one of the few places that writes it.
+type Writable<T, S> = T & { status?: S };
+
+/** SetDefaults_PersistentVolume: new volumes are Pending until the binder marks them Available. */
+export function setPersistentVolumeDefaults(pv: PersistentVolume): void {
+  const status = ((pv as Writable<PersistentVolume, PersistentVolumeStatus>).status ??= {});
+  status.phase ||= 'Pending';
+  const spec = (pv.spec ??= {});
+  spec.persistentVolumeReclaimPolicy ||= 'Retain';
+  spec.volumeMode ??= 'Filesystem';
+  if (spec.hostPath && spec.hostPath.type === undefined) spec.hostPath.type = '';
+}
+
+export function setPersistentVolumeClaimDefaults(pvc: PersistentVolumeClaim): void {
+  const status = ((pvc as Writable<PersistentVolumeClaim, PersistentVolumeClaimStatus>).status ??= {});
+  status.phase ||= 'Pending';
+  const spec = (pvc.spec ??= {});
+  spec.volumeMode ??= 'Filesystem';
+}
