@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStorage } from '../src/storage/sqlite/index.js';
 import { startServer } from '../test/e2e/harness.js';
-import { clientFromKubeconfig } from './https-client.js';
+import { clientFromKubeconfig } from '../test/e2e/raw-client.js';
 import { fmt, percentile, printTable, runConcurrent, type Row } from './stats.js';
 
 /** A realistic pod: ~1.5 KB of JSON, like a small Deployment's pods. */

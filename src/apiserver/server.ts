@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { ApiError, internalError, methodNotAllowed, notFound, unauthorized } from '../machinery/api-error.js';
+import { ApiError, badRequest, internalError, methodNotAllowed, notFound, unauthorized } from '../machinery/api-error.js';
 import type { Logger } from '../machinery/logger.js';
 import type { Storage } from '../storage/storage.js';
 import { ApiRegistry } from './api-registry.js';
@@ -17,9 +17,9 @@ import { handleFinalize } from './handlers/finalize.js';
 import { handleWatch, type WatchSettings } from './handlers/watch.js';
 import { handleCreate, handleUpdate } from './handlers/write.js';
 import { parseAccept } from './http/media-type.js';
-import { writeBody, writeError } from './http/respond.js';
+import { negotiate, writeBody, writeError } from './http/respond.js';
 import { ApiServerMetrics } from './metrics.js';
-import { openApiDocument, openApiIndex } from './openapi/v3.js';
+import { serveOpenApi } from './openapi/serve-openapi.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { versionInfo } from './version.js';
 
@@ -39,6 +39,14 @@ export interface ApiServerOptions {
   nodePortRange?: [number, number];
   watch?: Partial<WatchSettings>;
   clock?: () => Date;
+}
+
+function parseRequestUrl(raw: string): URL {
+  try {
+    return raw.startsWith('/') ? new URL(`https://skiff${raw}`) : new URL(raw);
+  } catch {
+    throw badRequest(`invalid request URL ${JSON.stringify(raw.slice(0, 200))}`);
+  }
 }
 
 /** Paths anyone may read, as upstream's system:public-info-viewer allows. */
@@ -104,7 +112,7 @@ export class ApiServer {
     const started = process.hrtime.bigint();
     let info: RequestInfo | undefined;
     try {
-      const url = new URL(req.url ?? '/', 'https://skiff');
+      const url = parseRequestUrl(req.url ?? '/');
       const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
       if (!PUBLIC_PATHS.has(path) && !(req.socket as TLSSocket).authorized) throw unauthorized();
       info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
@@ -150,14 +158,9 @@ export class ApiServer {
           return;
         }
         return writeBody(res, 200, path === '/api' ? apiVersions(`${req.socket.localAddress}:${req.socket.localPort}`) : apiGroupList());
-      case '/openapi/v3':
-        return writeBody(res, 200, openApiIndex());
     }
+    if (serveOpenApi(req, res, path)) return;
     const parts = path.split('/').filter(Boolean);
-    if (parts[0] === 'openapi' && parts[1] === 'v3') {
-      const doc = parts[2] === 'api' ? openApiDocument('', parts[3] ?? '') : openApiDocument(parts[3] ?? '', parts[4] ?? '');
-      if (doc) return writeBody(res, 200, doc, { kind: 'json' }, { 'Cache-Control': 'public, immutable' });
-    }
     if (parts[0] === 'apis' && parts.length === 2) {
       const doc = apiGroupDocument(parts[1]);
       if (doc) return writeBody(res, 200, doc);
@@ -210,7 +213,8 @@ export class ApiServer {
     const onClose = () => clientGone.abort();
     res.once('close', onClose);
     const signal = AbortSignal.any([clientGone.signal, this.stopping.signal]);
-    const scope: RequestScope = { req, res, info, query, resource, store, registry: this.registry, signal, now: this.clock };
+    const rendering = negotiate(req.headers.accept, { allowTable: true });
+    const scope: RequestScope = { req, res, info, query, resource, store, registry: this.registry, signal, now: this.clock, rendering };
     try {
       await this.dispatch(scope);
     } finally {

@@ -51,9 +51,10 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   const [lo, hi] = flags['service-node-port-range'].split('-').map(Number);
   if (!(lo > 0 && hi >= lo)) throw new UsageError(`invalid --service-node-port-range ${flags['service-node-port-range']}`);
 
-  let server: ApiServer | undefined;
-  const storage = await openStorage(flags.storage, dataDir, (op, s) => server?.metrics.observeStorage(op, s));
-  server = new ApiServer({
+  // storage latencies go to the server's metrics, which exist only once the server does
+  let observe = (_op: string, _seconds: number): void => {};
+  const storage = await openStorage(flags.storage, dataDir, (op, s) => observe(op, s));
+  const server = new ApiServer({
     storage,
     tls: { caPem: pki.ca.certPem, certPem: pki.serving.certPem, keyPem: pki.serving.keyPem },
     bindAddress: flags['bind-address'],
@@ -63,6 +64,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     nodePortRange: [lo, hi],
     watch: { bookmarkIntervalMs: Number(flags['watch-bookmark-interval']) * 1000 },
   });
+  observe = server.metrics.observeStorage;
   const port = await server.start();
   await bootstrapCluster(server.apiRegistry, { advertiseAddress: advertise, port, logger });
 
@@ -83,7 +85,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   return {
     port,
     kubeconfigPath,
-    server: s,
+    server,
     async stop() {
       compaction.abort();
       await compacting;

@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Job, JobSpec } from 'kubernetes-types/batch/v1.js';
 import { generateJobSelector } from '../defaults/index.js';
 import { cronScheduleError } from './cron-schedule.js';
 import { messagesFor, updateMessagesFor } from './test-support.js';
 
-function job(spec: Record<string, unknown>) {
-  const j = { kind: 'Job', metadata: { name: 'j', namespace: 'default', uid: 'u-1', resourceVersion: '1' }, spec };
+function job(spec: Record<string, unknown>): Job {
+  const j: Job = { kind: 'Job', metadata: { name: 'j', namespace: 'default', uid: 'u-1', resourceVersion: '1' }, spec: spec as unknown as JobSpec };
   generateJobSelector(j);
   return j;
 }
@@ -21,7 +22,7 @@ test('job template restartPolicy must be OnFailure or Never', () => {
 test('job selector and template are immutable', () => {
   const old = job({ template: tmpl('Never') });
   const next = structuredClone(old);
-  next.spec.template.spec.containers[0].image = 'busybox:2';
+  next.spec!.template.spec!.containers[0].image = 'busybox:2';
   const msgs = updateMessagesFor(next, old, 'batch');
   assert.equal(msgs.length, 1);
   assert.match(msgs[0], /^spec\.template: Invalid value: .*: field is immutable$/);

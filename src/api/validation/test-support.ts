@@ -7,22 +7,21 @@ import { validateObject, validateObjectUpdate } from './index.js';
 
 /** Test helpers: resolve a kind, default a fixture like the API server would, and render errors as upstream strings. */
 export function info(group: string, kind: string): ResourceInfo {
-  const version = group === '' ? 'v1' : 'v1';
-  const r = findKind(group, version, kind);
+  const r = findKind(group, 'v1', kind);
   if (!r) throw new Error(`no resource for ${group}/${kind}`);
   return r;
 }
 
-export function messagesFor(obj: KubeObject, group = '', kind = obj.kind ?? ''): string[] {
+export function messagesFor(obj: object, group = '', kind = (obj as KubeObject).kind ?? ''): string[] {
   const r = info(group, kind);
-  const copy = structuredClone(obj);
+  const copy = structuredClone(obj) as KubeObject;
   applyDefaults(copy, r);
   return validateObject(copy, r).map(fieldErrorMessage);
 }
 
-export function updateMessagesFor(obj: KubeObject, old: KubeObject, group = '', kind = obj.kind ?? ''): string[] {
+export function updateMessagesFor(obj: object, old: object, group = '', kind = (obj as KubeObject).kind ?? ''): string[] {
   const r = info(group, kind);
-  const [a, b] = [structuredClone(obj), structuredClone(old)];
+  const [a, b] = [structuredClone(obj) as KubeObject, structuredClone(old) as KubeObject];
   applyDefaults(a, r);
   applyDefaults(b, r);
   return validateObjectUpdate(a, b, r).map(fieldErrorMessage);

@@ -1,5 +1,6 @@
 import type { Namespace } from 'kubernetes-types/core/v1.js';
 import { asKind, asObject } from '../../api/object.js';
+import { notFound } from '../../machinery/api-error.js';
 import { writeBody } from '../http/respond.js';
 import { checkName, readObject } from './object-body.js';
 import { render } from './render.js';
@@ -14,6 +15,7 @@ export async function handleFinalize(scope: RequestScope): Promise<void> {
     '',
     scope.info.name,
     (current) => {
+      if (!current) throw notFound(scope.store.groupResource, scope.info.name);
       const ns = asKind<Namespace>(current);
       ns.spec = { ...ns.spec, finalizers: body.spec?.finalizers ?? [] };
       if (ns.spec.finalizers?.length === 0) delete ns.spec.finalizers;

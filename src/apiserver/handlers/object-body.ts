@@ -2,7 +2,7 @@ import type { KubeObject } from '../../api/object.js';
 import { apiVersionOf } from '../../api/resource-info.js';
 import { badRequest } from '../../machinery/api-error.js';
 import { readBody } from '../http/body.js';
-import { decodeObjectBody } from '../http/decode.js';
+import { bodyFormat, decodeObjectBody } from '../http/decode.js';
 import type { RequestScope } from './scope.js';
 
 /**
@@ -10,7 +10,19 @@ import type { RequestScope } from './scope.js';
  * apiVersion, namespace and (for PUT) name, as upstream's decoding does.
  */
 export async function readObject(scope: RequestScope, expectedKind = scope.resource.kind, expectedApiVersion = apiVersionOf(scope.resource)): Promise<KubeObject> {
-  const obj = decodeObjectBody(await readBody(scope.req), scope.req.headers['content-type']);
+  return (await readObjectAndText(scope, expectedKind, expectedApiVersion)).obj;
+}
+
+/** readObject, plus the body text when it is JSON (duplicate fields are only visible there). */
+export async function readObjectAndText(
+  scope: RequestScope,
+  expectedKind = scope.resource.kind,
+  expectedApiVersion = apiVersionOf(scope.resource),
+): Promise<{ obj: KubeObject; json?: string }> {
+  const body = await readBody(scope.req);
+  const contentType = scope.req.headers['content-type'];
+  const obj = decodeObjectBody(body, contentType);
+  const json = bodyFormat(contentType) === 'json' ? body.toString('utf8') : undefined;
   if (obj.apiVersion !== undefined && obj.apiVersion !== expectedApiVersion) {
     throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expectedApiVersion})`);
   }
@@ -20,7 +32,7 @@ export async function readObject(scope: RequestScope, expectedKind = scope.resou
   obj.apiVersion = expectedApiVersion;
   obj.kind = expectedKind;
   checkNamespace(scope, obj);
-  return obj;
+  return { obj, json };
 }
 
 export function checkNamespace(scope: RequestScope, obj: KubeObject): void {

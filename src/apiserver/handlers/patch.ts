@@ -1,12 +1,18 @@
 import type { KubeObject } from '../../api/object.js';
-import { ApiError, badRequest, unsupportedMediaType } from '../../machinery/api-error.js';
+import { ApiError, badRequest, notFound, unsupportedMediaType } from '../../machinery/api-error.js';
 import { applyJsonPatch, applyMergePatch, PatchError } from '../../machinery/patch/index.js';
+import { applyStrategicMergePatch, patchTargetOf } from '../../machinery/patch/strategic/index.js';
 import { readBody } from '../http/body.js';
 import { parseJson, parseYaml } from '../http/decode.js';
 import { parseMediaType } from '../http/media-type.js';
 import { writeBody } from '../http/respond.js';
 import { render } from './render.js';
-import { isDryRun, type RequestScope } from './scope.js';
+import type { RequestScope } from './scope.js';
+import { validateFields, writeOptions, type WriteOptions } from './write-options.js';
+import { apply, conflictsToApiError, listSchemaForKind } from '../../machinery/managedfields/index.js';
+import { apiVersionOf } from '../../api/resource-info.js';
+import { isObject } from '../../api/object.js';
+import { admitNamespaceLifecycle } from '../admission/namespace-lifecycle.js';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -40,13 +46,12 @@ export function applyPatch(current: KubeObject, type: PatchType, patch: unknown)
         return applyJsonPatch(current, patch) as KubeObject;
       case 'merge':
       case 'strategic':
-        // strategic merge is approximated by a merge patch until it lands
         if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
           throw badRequest('error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}');
         }
-        return applyMergePatch(current, patch) as KubeObject;
+        return (type === 'strategic' ? applyStrategicMergePatch(current, patch, patchTargetOf(current)) : applyMergePatch(current, patch)) as KubeObject;
       case 'apply':
-        throw new ApiError(415, 'UnsupportedMediaType', 'server-side apply is not supported yet');
+        throw new ApiError(415, 'UnsupportedMediaType', 'an apply patch is applied by handlePatch, not applyPatch');
     }
   } catch (err) {
     if (err instanceof PatchError) {
@@ -59,23 +64,76 @@ export function applyPatch(current: KubeObject, type: PatchType, patch: unknown)
 
 export async function handlePatch(scope: RequestScope): Promise<void> {
   const { type, patch } = await readPatch(scope);
-  const dryRun = isDryRun(scope.query);
+  const isApply = type === 'apply';
+  const opts = writeOptions(scope, 'PatchOptions', isApply);
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
-  const { object } = await scope.store.update(
+  if (isApply) {
+    if (!isObject(patch)) throw badRequest('error decoding YAML: the apply configuration must be an object');
+    await admitIfMissing(scope);
+  }
+  const { object, created } = await scope.store.update(
     scope.info.namespace,
     scope.info.name,
     (current) => {
+      if (isApply) return applyConfiguration(scope, current, patch as KubeObject, opts, subresource);
+      if (!current) throw notFound(scope.store.groupResource, scope.info.name);
       const patched = applyPatch(current, type, patch);
-      const meta = patched.metadata ?? {};
-      if (meta.name !== undefined && meta.name !== current.metadata?.name) {
-        throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${scope.info.name})`);
-      }
-      if (scope.resource.namespaced && meta.namespace !== undefined && meta.namespace !== current.metadata?.namespace) {
-        throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
-      }
+      checkIdentity(scope, current, patched);
+      validateFields(scope, patched, undefined, opts.fieldValidation, 'patch');
       return patched;
     },
-    { dryRun, subresource },
+    // apply records its own managedFields; other patches are recorded as Updates
+    { dryRun: opts.dryRun, subresource, createIfMissing: isApply, fieldManager: isApply ? undefined : opts.fieldManager },
   );
-  writeBody(scope.res, 200, ...render(scope, object));
+  writeBody(scope.res, created ? 201 : 200, ...render(scope, object));
+}
+
+function checkIdentity(scope: RequestScope, current: KubeObject, patched: KubeObject): void {
+  const meta = patched.metadata ?? {};
+  if (meta.name !== undefined && meta.name !== current.metadata?.name) {
+    throw badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${scope.info.name})`);
+  }
+  if (scope.resource.namespaced && meta.namespace !== undefined && meta.namespace !== current.metadata?.namespace) {
+    throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+}
+
+/** Server-side apply of one configuration onto the live object (or none: create-on-apply). */
+function applyConfiguration(scope: RequestScope, current: KubeObject | undefined, config: KubeObject, opts: WriteOptions, subresource: string | undefined): KubeObject {
+  const applied = structuredClone(config);
+  const expected = apiVersionOf(scope.resource);
+  if (applied.kind !== undefined && applied.kind !== scope.resource.kind) {
+    throw badRequest(`the kind in the data (${String(applied.kind)}) does not match the expected kind (${scope.resource.kind})`);
+  }
+  checkIdentity(scope, current ?? { metadata: { name: scope.info.name, namespace: scope.info.namespace || undefined } }, applied);
+  validateFields(scope, applied, undefined, opts.fieldValidation, 'patch');
+  const result = apply({
+    current,
+    applied,
+    manager: opts.fieldManager,
+    force: scope.query.get('force') === 'true',
+    apiVersion: expected,
+    time: scope.now(),
+    subresource,
+    schema: listSchemaForKind(scope.resource),
+  });
+  if ('conflicts' in result && result.conflicts) throw conflictsToApiError(result.conflicts);
+  const object = (result as { object: KubeObject }).object;
+  object.apiVersion = expected;
+  object.kind = scope.resource.kind;
+  const meta = (object.metadata ??= {});
+  meta.name = scope.info.name;
+  if (scope.resource.namespaced) meta.namespace = scope.info.namespace;
+  return object;
+}
+
+/** Create-on-apply needs the namespace admission a create gets. */
+async function admitIfMissing(scope: RequestScope): Promise<void> {
+  if (!scope.resource.namespaced) return;
+  try {
+    await scope.store.get(scope.info.namespace, scope.info.name);
+  } catch (err) {
+    if (!ApiError.is(err, 'NotFound')) throw err;
+    await admitNamespaceLifecycle(scope.registry.namespaces, scope.info.namespace);
+  }
 }

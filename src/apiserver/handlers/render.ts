@@ -1,6 +1,6 @@
 import type { KubeList, KubeObject } from '../../api/object.js';
 import { buildTable } from '../tables/index.js';
-import { negotiate, type Rendering } from '../http/respond.js';
+import type { Rendering } from '../http/respond.js';
 import type { RequestScope } from './scope.js';
 
 type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -11,7 +11,7 @@ function includeObject(scope: RequestScope): IncludeObject {
 }
 
 export function renderingFor(scope: RequestScope): Rendering {
-  return negotiate(scope.req.headers.accept, { allowTable: true });
+  return scope.rendering;
 }
 
 function partialMetadata(obj: KubeObject, version: string): KubeObject {

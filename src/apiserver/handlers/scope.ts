@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { badRequest } from '../../machinery/api-error.js';
 import type { ApiRegistry } from '../api-registry.js';
+import type { Rendering } from '../http/respond.js';
 import type { RegistryStore } from '../registry/registry-store.js';
 import type { RequestInfo } from '../request-info.js';
 
@@ -17,6 +18,8 @@ export interface RequestScope {
   /** Aborts when the client goes away or the server stops. */
   signal: AbortSignal;
   now: () => Date;
+  /** The response representation, negotiated before anything is done (406 changes nothing). */
+  rendering: Rendering;
 }
 
 /** `dryRun=All` (the only value upstream accepts). */

@@ -65,7 +65,15 @@ export async function handleScale(scope: RequestScope): Promise<void> {
   } else {
     throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
   }
-  const { object } = await scope.store.update(namespace, name, next, { dryRun });
+  const { object } = await scope.store.update(
+    namespace,
+    name,
+    (current) => {
+      if (!current) throw notFound(scope.store.groupResource, name);
+      return next(current);
+    },
+    { dryRun },
+  );
   writeBody(scope.res, 200, toScale(object));
 }
 

@@ -1,82 +1,153 @@
 import { createHash } from 'node:crypto';
-import { apiVersionOf, type ResourceInfo } from '../../api/resource-info.js';
+import { builtinDefinitions } from '../../api/schema/definitions.js';
+import { refName, type Definitions, type OpenApiSchema } from '../../api/schema/openapi-schema.js';
 import { servedGroups } from '../discovery/groups.js';
+import { operationModels, resourcePaths, type Operation, type Parameter, type PathItem } from './operations.js';
+import { VERSION_TITLE } from './v2.js';
 
 /**
- * OpenAPI v3: one document per group-version with an operation per path and
- * verb. kubectl reads the PATCH operations' parameters to learn that the
- * server validates fields itself (fieldValidation), so it skips client-side
- * schema validation.
+ * OpenAPI v3: one document per group-version, with an operation per path
+ * and verb and `components.schemas` holding that group-version's kinds and
+ * everything they reference. kubectl reads it for `explain` and to learn
+ * that the server validates fields itself (PATCH carries fieldValidation).
  */
+
+const documents = new Map<string, { doc: Record<string, unknown>; hash: string } | null>();
+
+/** The document for `group`/`version`, built once; undefined when not served. */
 export function openApiDocument(group: string, version: string): Record<string, unknown> | undefined {
-  const g = servedGroups().find((x) => x.group === group);
-  const v = g?.versions.find((x) => x.version === version);
+  return cachedDocument(group, version)?.doc;
+}
+
+function cachedDocument(group: string, version: string): { doc: Record<string, unknown>; hash: string } | undefined {
+  const key = `${group}/${version}`;
+  if (!documents.has(key)) {
+    const doc = buildDocument(group, version);
+    documents.set(key, doc ? { doc, hash: hashOf(doc) } : null);
+  }
+  return documents.get(key) ?? undefined;
+}
+
+/** Upstream's hash: hex SHA-512 of the serialized document, upper case. */
+function hashOf(doc: unknown): string {
+  return createHash('sha512').update(JSON.stringify(doc)).digest('hex').toUpperCase();
+}
+
+/** The content hash of a group-version document (the `?hash=` of its URL). */
+export function openApiDocumentHash(group: string, version: string): string | undefined {
+  return cachedDocument(group, version)?.hash;
+}
+
+function buildDocument(group: string, version: string): Record<string, unknown> | undefined {
+  const v = servedGroups()
+    .find((x) => x.group === group)
+    ?.versions.find((x) => x.version === version);
   if (!v) return undefined;
+  const items = v.resources.flatMap(resourcePaths);
   const paths: Record<string, unknown> = {};
-  for (const r of v.resources) Object.assign(paths, resourcePaths(r));
+  for (const item of items) paths[item.path] = pathItem(item);
   return {
     openapi: '3.0.0',
-    info: { title: 'Kubernetes', version: 'v1.32.0' },
+    info: { title: 'Kubernetes', version: VERSION_TITLE },
     paths,
-    components: { schemas: {} },
+    components: { schemas: componentSchemas(items, builtinDefinitions()) },
   };
 }
 
-const QUERY = (name: string, type = 'string') => ({ name, in: 'query', schema: { type }, description: name, uniqueItems: true });
-const WRITE_PARAMS = [QUERY('dryRun'), QUERY('fieldManager'), QUERY('fieldValidation')];
+function parameter(p: Parameter): Record<string, unknown> {
+  return { name: p.name, in: p.in, description: p.description, ...(p.in === 'path' ? { required: true } : {}), schema: { type: p.type, uniqueItems: true } };
+}
 
-function operation(r: ResourceInfo, action: string, verb: string, extraParams: unknown[] = []) {
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const MEDIA = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
+const content = (name: string, media = MEDIA) => Object.fromEntries(media.map((m) => [m, { schema: schemaRef(name) }]));
+
+function operation(o: Operation): Record<string, unknown> {
+  const created = o.method === 'post' || o.method === 'put';
   return {
-    operationId: `${verb}${r.kind}`,
-    parameters: extraParams,
-    responses: { '200': { description: 'OK' } },
-    'x-kubernetes-action': action,
-    'x-kubernetes-group-version-kind': { group: r.group, version: r.version, kind: r.kind },
+    description: `${o.action} ${o.gvk.kind}`,
+    operationId: o.operationId,
+    parameters: o.parameters.map(parameter),
+    ...(o.body ? { requestBody: { content: content(o.body, o.consumes ?? MEDIA), required: o.method !== 'delete' } } : {}),
+    responses: {
+      '200': { description: 'OK', content: content(o.response) },
+      ...(created ? { '201': { description: 'Created', content: content(o.response) } } : {}),
+      '401': { description: 'Unauthorized' },
+    },
+    'x-kubernetes-action': o.action,
+    'x-kubernetes-group-version-kind': o.gvk,
   };
 }
 
-function resourcePaths(r: ResourceInfo): Record<string, unknown> {
-  const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
-  const collection = r.namespaced ? `${base}/namespaces/{namespace}/${r.resource}` : `${base}/${r.resource}`;
-  const item = `${collection}/{name}`;
-  const out: Record<string, unknown> = {
-    [collection]: {
-      get: operation(r, 'list', 'list'),
-      post: operation(r, 'post', 'create', WRITE_PARAMS),
-      delete: operation(r, 'deletecollection', 'deletecollection'),
-    },
-    [item]: {
-      get: operation(r, 'get', 'read'),
-      put: operation(r, 'put', 'replace', WRITE_PARAMS),
-      patch: operation(r, 'patch', 'patch', [...WRITE_PARAMS, QUERY('force', 'boolean')]),
-      delete: operation(r, 'delete', 'delete'),
-    },
-  };
-  for (const sub of r.subresources) {
-    out[`${item}/${sub}`] = {
-      get: operation(r, 'get', `read${sub}`),
-      put: operation(r, 'put', `replace${sub}`, WRITE_PARAMS),
-      patch: operation(r, 'patch', `patch${sub}`, WRITE_PARAMS),
-    };
+function pathItem(item: PathItem): Record<string, unknown> {
+  const out: Record<string, unknown> = { parameters: item.parameters.map(parameter) };
+  for (const o of item.operations) out[o.method] = operation(o);
+  return out;
+}
+
+/** The named definitions and their transitive references, with v3 references. */
+export function componentSchemas(items: PathItem[], defs: Definitions): Record<string, unknown> {
+  const wanted = [...operationModels(items)];
+  const seen = new Set<string>();
+  while (wanted.length) {
+    const name = wanted.pop()!;
+    if (seen.has(name) || !defs[name]) continue;
+    seen.add(name);
+    collectRefs(defs[name], wanted);
+  }
+  const out: Record<string, unknown> = {};
+  for (const name of [...seen].sort()) out[name] = ONE_OF_TYPES[name] ? oneOfTypes(defs[name], ONE_OF_TYPES[name]) : toV3(defs[name]);
+  return out;
+}
+
+/**
+ * Types that accept more than one JSON type are `oneOf` in upstream's v3
+ * documents (no `type`), which is also why explain prints `<IntOrString>`
+ * and `<Quantity>` for them rather than `<string>`.
+ */
+const ONE_OF_TYPES: Record<string, string[]> = {
+  'io.k8s.apimachinery.pkg.util.intstr.IntOrString': ['integer', 'string'],
+  'io.k8s.apimachinery.pkg.api.resource.Quantity': ['string', 'number'],
+};
+
+function oneOfTypes(s: OpenApiSchema, types: string[]): Record<string, unknown> {
+  const { type: _type, ...rest } = s;
+  return { ...rest, oneOf: types.map((type) => ({ type })) };
+}
+
+function collectRefs(s: OpenApiSchema, into: string[]): void {
+  if (s.$ref) into.push(refName(s.$ref));
+  if (s.items) collectRefs(s.items, into);
+  if (s.additionalProperties && typeof s.additionalProperties === 'object') collectRefs(s.additionalProperties, into);
+  for (const p of Object.values(s.properties ?? {})) collectRefs(p, into);
+}
+
+/** v3 spelling: references into components, wrapped in allOf when they carry siblings (as upstream does). */
+export function toV3(s: OpenApiSchema): Record<string, unknown> {
+  const { $ref, items, additionalProperties, properties, ...rest } = s;
+  const out: Record<string, unknown> = { ...rest };
+  if (items) out.items = toV3(items);
+  if (additionalProperties !== undefined) out.additionalProperties = typeof additionalProperties === 'object' ? toV3(additionalProperties) : additionalProperties;
+  if (properties) out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, toV3(v)]));
+  if ($ref) {
+    const ref = schemaRef(refName($ref));
+    return Object.keys(out).length ? { ...out, allOf: [ref] } : ref;
   }
   return out;
 }
 
 let indexCache: Record<string, unknown> | undefined;
 
-/** GET /openapi/v3: the path index, each URL carrying a hash of its document. */
+/** GET /openapi/v3: the path index, each URL carrying the hash of its document. */
 export function openApiIndex(): Record<string, unknown> {
   if (indexCache) return indexCache;
   const paths: Record<string, { serverRelativeURL: string }> = {};
   for (const g of servedGroups()) {
     for (const v of g.versions) {
       const key = g.group ? `apis/${g.group}/${v.version}` : `api/${v.version}`;
-      const hash = createHash('sha512').update(JSON.stringify(openApiDocument(g.group, v.version))).digest('hex').slice(0, 128).toUpperCase();
-      paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
+      paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${openApiDocumentHash(g.group, v.version)}` };
     }
   }
   indexCache = { paths };
   return indexCache;
 }
-
-export { apiVersionOf };

@@ -13,6 +13,7 @@ import {
 } from '../../machinery/api-error.js';
 import { invalid } from '../../machinery/invalid.js';
 import { applyDefaults } from '../../api/defaults/index.js';
+import { listSchemaForKind, setManagedFields, updateManagedFields, type ListSchema } from '../../machinery/managedfields/index.js';
 import { CompactedError, FutureRevisionError } from '../../storage/errors.js';
 import type { KeyValue, Storage } from '../../storage/storage.js';
 import { decodeObject, encodeObject } from './codec.js';
@@ -34,6 +35,8 @@ export interface ListParams {
 
 export interface WriteParams {
   dryRun: boolean;
+  /** Records the write in managedFields as this manager's Update; unset: managedFields are left alone. */
+  fieldManager?: string;
 }
 
 export interface DeleteParams extends WriteParams {
@@ -67,6 +70,7 @@ export class RegistryStore {
   private readonly storage: Storage;
   private readonly keyRoot: string;
   private readonly clock: () => Date;
+  private readonly listSchema: ListSchema;
 
   constructor(opts: { info: ResourceInfo; strategy: Strategy; storage: Storage; keyRoot?: string; clock?: () => Date }) {
     this.info = opts.info;
@@ -74,6 +78,7 @@ export class RegistryStore {
     this.storage = opts.storage;
     this.keyRoot = opts.keyRoot ?? `/registry/${opts.info.resource}/`;
     this.clock = opts.clock ?? (() => new Date());
+    this.listSchema = listSchemaForKind(opts.info);
   }
 
   get groupResource() {
@@ -199,6 +204,9 @@ export class RegistryStore {
       if (this.strategy.tracksGeneration) meta.generation = 1;
       else delete meta.generation;
       this.strategy.prepareForCreate(obj, { now });
+      if (params.fieldManager !== undefined) {
+        setManagedFields(obj, updateManagedFields({ new: obj, manager: params.fieldManager, apiVersion: apiVersionOf(this.info), time: now, schema: this.listSchema }));
+      }
       this.validate(obj, this.strategy.validate(obj));
       const name = meta.name ?? '';
       const key = this.key(meta.namespace ?? '', name);
@@ -280,17 +288,18 @@ export class RegistryStore {
   async update(
     namespace: string,
     name: string,
-    body: KubeObject | ((current: KubeObject) => KubeObject),
-    opts: WriteParams & { subresource?: 'status' | 'finalize'; mutate?: (obj: KubeObject, old: KubeObject) => void },
+    body: KubeObject | ((current: KubeObject | undefined) => KubeObject),
+    opts: WriteParams & { subresource?: 'status' | 'finalize'; createIfMissing?: boolean },
   ): Promise<{ object: KubeObject; created: boolean }> {
-    const allowCreate = this.strategy.allowCreateOnUpdate && !opts.subresource;
+    const allowCreate = (this.strategy.allowCreateOnUpdate || Boolean(opts.createIfMissing)) && !opts.subresource;
     return this.guaranteedUpdate(
       namespace,
       name,
       (current) => {
         if (!current) {
-          if (typeof body === 'function') throw notFound(this.groupResource, name);
-          return body;
+          if (typeof body !== 'function') return body;
+          if (!opts.createIfMissing) throw notFound(this.groupResource, name);
+          return body(undefined);
         }
         const input = typeof body === 'function' ? body(structuredClone(current)) : body;
         const precondition = input.metadata?.resourceVersion;
@@ -300,9 +309,20 @@ export class RegistryStore {
         const next = opts.subresource === 'status' ? this.statusUpdate(current, input) : structuredClone(input);
         applyDefaults(next, this.info);
         this.carryServerMetadata(next, current);
-        opts.mutate?.(next, current);
         if (!opts.subresource) this.strategy.prepareForUpdate(next, current, { now: this.clock() });
         this.bumpGeneration(next, current);
+        if (opts.fieldManager !== undefined) {
+          const entries = updateManagedFields({
+            old: current,
+            new: next,
+            manager: opts.fieldManager,
+            apiVersion: apiVersionOf(this.info),
+            time: this.clock(),
+            subresource: opts.subresource,
+            schema: this.listSchema,
+          });
+          setManagedFields(next, entries);
+        }
         this.validate(next, this.strategy.validateUpdate(next, current));
         return next;
       },
@@ -325,6 +345,7 @@ export class RegistryStore {
     meta.name = old.name;
     if (this.info.namespaced) meta.namespace = old.namespace;
     meta.uid = old.uid;
+    meta.resourceVersion ||= old.resourceVersion;
     meta.creationTimestamp = old.creationTimestamp;
     meta.generation = old.generation;
     meta.deletionTimestamp = old.deletionTimestamp;

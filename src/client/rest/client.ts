@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../api/object.js';
+import type { ApiObject } from './api-object.js';
 import { findResource } from '../../api/resources.js';
 import { RestClient, type RestClientOptions } from './rest-client.js';
 import type { RestConfig } from './rest-config.js';
@@ -20,7 +20,7 @@ export class Client {
    * Typed access to a resource. Scope comes from the served-resource table;
    * pass `namespaced` for resources not in it (e.g. custom resources).
    */
-  resource<T extends KubeObject = KubeObject>(gvr: GroupVersionResource, options: { namespaced?: boolean } = {}): ResourceClient<T> {
+  resource<T extends ApiObject = ApiObject>(gvr: GroupVersionResource, options: { namespaced?: boolean } = {}): ResourceClient<T> {
     const namespaced = options.namespaced ?? findResource(gvr.group, gvr.version, gvr.resource)?.namespaced ?? true;
     return new ResourceClient<T>(this.rest, gvr, namespaced);
   }

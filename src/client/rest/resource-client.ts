@@ -1,4 +1,4 @@
-import type { KubeList, KubeObject } from '../../api/object.js';
+import type { ApiObject, ObjectList } from './api-object.js';
 import type { Status } from '../../machinery/api-error.js';
 import type { RestClient, QueryValue } from './rest-client.js';
 import { resourcePath, type GroupVersionResource } from './resource-path.js';
@@ -58,7 +58,7 @@ const PATCH_CONTENT_TYPES: Record<PatchType, string> = {
  * namespace, list/watch/deleteCollection span all namespaces and writes use
  * the object's own metadata.namespace.
  */
-export class ResourceClient<T extends KubeObject = KubeObject> {
+export class ResourceClient<T extends ApiObject = ApiObject> {
   constructor(
     private readonly rest: RestClient,
     readonly gvr: GroupVersionResource,
@@ -74,9 +74,9 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     return this.rest.request<T>({ method: 'GET', path: this.path(this.ns, name), signal: options.signal });
   }
 
-  list(options: ListOptions = {}): Promise<KubeList<T>> {
+  list(options: ListOptions = {}): Promise<ObjectList<T>> {
     const { signal, continue: cont, ...rest } = options;
-    return this.rest.request<KubeList<T>>({
+    return this.rest.request<ObjectList<T>>({
       method: 'GET',
       path: this.path(this.ns),
       query: { ...rest, continue: cont },
@@ -123,9 +123,9 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     });
   }
 
-  deleteCollection(options: DeleteOptions & Omit<ListOptions, 'signal'> = {}): Promise<Status | KubeList<T>> {
+  deleteCollection(options: DeleteOptions & Omit<ListOptions, 'signal'> = {}): Promise<Status | ObjectList<T>> {
     const { labelSelector, fieldSelector, limit, continue: cont, resourceVersion, resourceVersionMatch } = options;
-    return this.rest.request<Status | KubeList<T>>({
+    return this.rest.request<Status | ObjectList<T>>({
       method: 'DELETE',
       path: this.path(this.ns),
       query: { labelSelector, fieldSelector, limit, continue: cont, resourceVersion, resourceVersionMatch },

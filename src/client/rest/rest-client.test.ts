@@ -12,6 +12,7 @@ import { NetworkError } from './network-error.js';
 import { isAlreadyExists, isConflict, isGone, isNotFound, isTooManyRequests } from './error-predicates.js';
 import { resourcePath } from './resource-path.js';
 import type { WatchEvent } from './watch-event.js';
+import { waitFor } from '../testing/wait-for.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 let server: FakeApiServer;
@@ -97,7 +98,7 @@ test('watch yields parsed events, including a 410 ERROR as a Status', async () =
   })();
   await pods.create(pod('w1'));
   await pods.delete('w1');
-  while (server.watcherCount() === 0) await new Promise((r) => setTimeout(r, 5));
+  await waitFor(() => server.watcherCount() > 0, 'watch to start');
   server.sendBookmark('Pod');
   await done;
   assert.deepEqual(seen.map((e) => e.type), ['ADDED', 'DELETED', 'BOOKMARK']);
@@ -114,19 +115,21 @@ test('watch yields parsed events, including a 410 ERROR as a Status', async () =
 
 test('watch is cut mid-stream: NetworkError; abort ends iteration quietly', async () => {
   const pods = client.resource<Pod>(PODS).namespace('cut');
-  const it = pods.watch({ resourceVersion: server.resourceVersion })[Symbol.asyncIterator]();
+  let started = server.watchesStarted;
+  const it = pods.watch()[Symbol.asyncIterator](); // no resourceVersion: the earlier test compacted history
   const next = it.next();
-  while (server.watcherCount() === 0) await new Promise((r) => setTimeout(r, 5));
+  await waitFor(() => server.watchesStarted > started, 'watch to start');
   server.dropWatches();
   await assert.rejects(next, NetworkError);
 
   const ac = new AbortController();
+  started = server.watchesStarted;
   const loop = (async () => {
     let n = 0;
-    for await (const _ of pods.watch({ resourceVersion: server.resourceVersion, signal: ac.signal })) n++;
+    for await (const _ of pods.watch({ signal: ac.signal })) n++;
     return n;
   })();
-  while (server.watcherCount() === 0) await new Promise((r) => setTimeout(r, 5));
+  await waitFor(() => server.watchesStarted > started, 'second watch to start');
   ac.abort();
   assert.equal(await loop, 0);
 });
@@ -161,8 +164,6 @@ test('429 with Retry-After is retried; other errors decode; network errors are N
 test('token file is read for bearer auth; client rate limit delays bursts', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'tok-'));
   writeFileSync(join(dir, 'token'), 'from-file\n');
-  const url = new URL(server.requests[0].url.href); // any request; just need our base
-  void url;
   const limited = new Client({ server: `http://127.0.0.1:${(await serverPort())}`, tokenFile: join(dir, 'token'), qps: 20, burst: 2 });
   const pods = limited.resource<Pod>(PODS).namespace('rl');
   const start = Date.now();

@@ -1,5 +1,5 @@
 import type { Status } from '../../machinery/api-error.js';
-import type { KubeObject } from '../../api/object.js';
+import type { ApiObject } from './api-object.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -8,6 +8,6 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
  * means the resourceVersion expired and the watcher must relist); BOOKMARK
  * carries only metadata.resourceVersion.
  */
-export type WatchEvent<T extends KubeObject = KubeObject> =
+export type WatchEvent<T extends ApiObject = ApiObject> =
   | { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T }
   | { type: 'ERROR'; object: Status };

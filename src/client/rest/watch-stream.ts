@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { KubeObject } from '../../api/object.js';
+import type { ApiObject } from './api-object.js';
 import type { WatchEvent } from './watch-event.js';
 import { NetworkError } from './network-error.js';
 
@@ -9,7 +9,7 @@ import { NetworkError } from './network-error.js';
  * mid-way throws NetworkError so the caller can resume from its last
  * resourceVersion.
  */
-export async function* watchStream<T extends KubeObject>(body: Readable, signal?: AbortSignal): AsyncGenerator<WatchEvent<T>> {
+export async function* watchStream<T extends ApiObject>(body: Readable, signal?: AbortSignal): AsyncGenerator<WatchEvent<T>> {
   const onAbort = (): void => {
     body.destroy();
   };

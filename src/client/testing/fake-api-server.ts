@@ -2,6 +2,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { KubeObject } from '../../api/object.js';
+import type { ApiObject } from '../rest/api-object.js';
 import { ApiError, conflict, expired, notFound, alreadyExists, badRequest } from '../../machinery/api-error.js';
 
 interface Target {
@@ -48,6 +49,8 @@ export class FakeApiServer {
   private readonly objects = new Map<string, Map<string, KubeObject>>();
   private readonly history: Change[] = [];
   private readonly watchers = new Set<Watcher>();
+  /** How many watches have been established so far (tests wait on it). */
+  watchesStarted = 0;
   private rv = 100;
   private compactedRv = 0;
   private injected: { match: (r: RecordedRequest) => boolean; error: ApiError; retryAfter?: number; times: number }[] = [];
@@ -67,9 +70,9 @@ export class FakeApiServer {
     return String(this.rv);
   }
 
-  /** Forgets history: watches from older resourceVersions and old continue tokens get 410. */
+  /** Forgets history: watches from resourceVersions older than the current one and old continue tokens get 410. */
   compact(): void {
-    this.compactedRv = this.rv + 1;
+    this.compactedRv = this.rv;
   }
 
   /** Cuts every open watch connection mid-stream. */
@@ -88,6 +91,26 @@ export class FakeApiServer {
   /** The next `times` requests matching `match` are answered with `error`. */
   failNext(match: (r: RecordedRequest) => boolean, error: ApiError, options: { times?: number; retryAfter?: number } = {}): void {
     this.injected.push({ match, error, retryAfter: options.retryAfter, times: options.times ?? 1 });
+  }
+
+  /** Writes an object directly (no HTTP), as another client would. `collection` is `group/resource`. */
+  put(collection: string, input: ApiObject): KubeObject {
+    const obj = input as KubeObject;
+    const key = `${obj.metadata?.namespace ?? ''}/${obj.metadata?.name}`;
+    const exists = this.collection(collection).has(key);
+    const uid = this.collection(collection).get(key)?.metadata?.uid ?? randomUUID();
+    return this.write(collection, key, { ...obj, metadata: { ...obj.metadata, uid } }, exists ? 'MODIFIED' : 'ADDED');
+  }
+
+  /** Deletes an object directly (no HTTP). */
+  erase(collection: string, namespace: string | undefined, name: string): void {
+    const key = `${namespace ?? ''}/${name}`;
+    const obj = this.collection(collection).get(key);
+    if (obj) this.remove(collection, key, obj);
+  }
+
+  clearFailures(): void {
+    this.injected = [];
   }
 
   watcherCount(): number {
@@ -210,6 +233,8 @@ export class FakeApiServer {
     const q = r.url.searchParams;
     const w: Watcher = { collection, namespace: t.namespace, labels: parseLabels(q.get('labelSelector')), bookmarks: q.get('allowWatchBookmarks') === 'true', res };
     res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+    // Real servers send headers at once so the client knows the watch started.
+    res.flushHeaders();
     const from = q.get('resourceVersion');
     if (from && from !== '0' && Number(from) < this.compactedRv) {
       res.end(JSON.stringify({ type: 'ERROR', object: expired(`too old resource version: ${from} (${this.compactedRv})`).toStatus() }) + '\n');
@@ -221,6 +246,7 @@ export class FakeApiServer {
       for (const c of this.history) if (c.rv > Number(from) && c.collection === collection && this.matches(w, c.obj)) res.write(JSON.stringify({ type: c.type, object: c.obj }) + '\n');
     }
     this.watchers.add(w);
+    this.watchesStarted++;
     const timeout = Number(q.get('timeoutSeconds') ?? 0);
     const timer = timeout > 0 ? setTimeout(() => res.end(), timeout * 1000) : undefined;
     res.on('close', () => {

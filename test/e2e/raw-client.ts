@@ -2,7 +2,7 @@ import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 
-/** A minimal keep-alive HTTPS JSON client from an admin kubeconfig (benchmarks only). */
+/** A minimal keep-alive HTTPS JSON client from an admin kubeconfig, for tests and benchmarks that need raw requests. */
 export function clientFromKubeconfig(path: string, maxSockets = 64) {
   const kc = parse(readFileSync(path, 'utf8')) as {
     clusters: { cluster: { server: string; 'certificate-authority-data': string } }[];
@@ -17,21 +17,23 @@ export function clientFromKubeconfig(path: string, maxSockets = 64) {
     cert: b64(kc.users[0].user['client-certificate-data']),
     key: b64(kc.users[0].user['client-key-data']),
   });
-  const request = (method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> =>
+  /** Sends raw bytes with the given headers; resolves with whatever the server answered. */
+  const send = (method: string, path: string, body: Buffer | undefined, headers: Record<string, string>): Promise<{ status: number; body: string; headers: Record<string, unknown> }> =>
     new Promise((resolve, reject) => {
-      const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
       const req = https.request(
-        { host: server.hostname, port: server.port, method, path, agent, headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(data ? { 'Content-Length': data.length } : {}) } },
+        { host: server.hostname, port: server.port, method, path, agent, headers: { ...headers, ...(body ? { 'Content-Length': body.length } : {}) } },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }));
           res.on('error', reject);
         },
       );
       req.on('error', reject);
-      req.end(data);
+      req.end(body);
     });
+  const request = (method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> =>
+    send(method, path, body === undefined ? undefined : Buffer.from(JSON.stringify(body)), { 'Content-Type': 'application/json', Accept: 'application/json' });
   /** Opens a watch and calls onLine for each event line; returns a close function. */
   const watch = (path: string, onEvent: (ev: { type: string; object: { metadata: { name: string } } }) => void): Promise<() => void> =>
     new Promise((resolve, reject) => {
@@ -52,5 +54,5 @@ export function clientFromKubeconfig(path: string, maxSockets = 64) {
       req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
       req.end();
     });
-  return { request, watch, close: () => agent.destroy() };
+  return { request, send, watch, close: () => agent.destroy() };
 }

@@ -1,0 +1,90 @@
+import { builtinDefinitions, definitionNameForKind } from './definitions.js';
+import { findDuplicateFields } from './duplicate-fields.js';
+import { refName, type Definitions, type GroupVersionKind, type OpenApiSchema } from './openapi-schema.js';
+
+/**
+ * Server-side field validation (`?fieldValidation=Strict|Warn|Ignore`):
+ * fields the schema does not know and keys given twice, reported as
+ * upstream's strict JSON decoder words them.
+ */
+
+export type FieldValidationDirective = 'Strict' | 'Warn' | 'Ignore';
+
+export interface FieldValidationResult {
+  /** Strict only: the message of the 400 BadRequest to answer with. */
+  error?: string;
+  /** Warn only: one `Warning: 299` header each. */
+  warnings: string[];
+  /** The individual findings, e.g. `unknown field "spec.replicass"`, whatever the directive. */
+  strictErrors: string[];
+}
+
+/** Upstream stops collecting strict errors after this many. */
+const MAX_STRICT_ERRORS = 100;
+
+/**
+ * The one call a create/update/patch handler makes after decoding a body.
+ * `rawBody` is the JSON text when there is one (duplicates are invisible
+ * once parsed); protobuf and YAML bodies pass undefined.
+ */
+export function checkFieldValidation(rawBody: string | undefined, obj: unknown, gvk: GroupVersionKind, directive: FieldValidationDirective): FieldValidationResult {
+  if (directive === 'Ignore') return { warnings: [], strictErrors: [] };
+  const duplicates = rawBody === undefined ? [] : findDuplicateFields(rawBody);
+  const unknown = findUnknownFields(obj, gvk.group, gvk.version, gvk.kind);
+  const strictErrors = [...duplicates.map((p) => `duplicate field "${p.slice(1)}"`), ...unknown.map((p) => `unknown field "${p.slice(1)}"`)].slice(0, MAX_STRICT_ERRORS);
+  if (!strictErrors.length) return { warnings: [], strictErrors };
+  if (directive === 'Warn') return { warnings: strictErrors, strictErrors };
+  return { error: cannotBeHandledMessage(gvk, strictErrors), warnings: [], strictErrors };
+}
+
+/** `strict decoding error: unknown field "a", duplicate field "b"` */
+export function strictDecodingMessage(strictErrors: string[]): string {
+  return `strict decoding error: ${strictErrors.join(', ')}`;
+}
+
+/** The BadRequest message of a create or update whose body failed strict decoding. */
+export function cannotBeHandledMessage(gvk: GroupVersionKind, strictErrors: string[]): string {
+  return `${gvk.kind} in version "${gvk.version}" cannot be handled as a ${gvk.kind}: ${strictDecodingMessage(strictErrors)}`;
+}
+
+/**
+ * Paths of fields in `obj` that the kind's schema does not declare, e.g.
+ * `.spec.replicass`, `.spec.template.spec.containers[0].imagee`. Free-form
+ * values (maps' keys, RawExtension, FieldsV1, preserve-unknown-fields) are
+ * not descended into. An unknown kind yields [].
+ */
+export function findUnknownFields(obj: unknown, group: string, version: string, kind: string, defs: Definitions = builtinDefinitions()): string[] {
+  const name = definitionNameForKind(group, version, kind);
+  const root = name ? defs[name] : undefined;
+  if (!root) return [];
+  const out: string[] = [];
+  walk(obj, root, '', defs, out);
+  return out;
+}
+
+function resolve(schema: OpenApiSchema, defs: Definitions): OpenApiSchema | undefined {
+  let s: OpenApiSchema | undefined = schema;
+  for (let hops = 0; s?.$ref && hops < 16; hops++) s = defs[refName(s.$ref)];
+  return s;
+}
+
+function walk(value: unknown, schema: OpenApiSchema, path: string, defs: Definitions, out: string[]): void {
+  if (schema['x-kubernetes-preserve-unknown-fields']) return;
+  const s = resolve(schema, defs);
+  if (!s || s['x-kubernetes-preserve-unknown-fields'] || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    if (s.items) value.forEach((v, i) => walk(v, s.items!, `${path}[${i}]`, defs, out));
+    return;
+  }
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (s.properties) {
+    for (const [key, v] of entries) {
+      const prop = s.properties[key];
+      if (prop) walk(v, prop, `${path}.${key}`, defs, out);
+      else out.push(`${path}.${key}`);
+    }
+  } else if (s.additionalProperties && typeof s.additionalProperties === 'object') {
+    for (const [key, v] of entries) walk(v, s.additionalProperties, `${path}.${key}`, defs, out);
+  }
+  // An object schema without properties or additionalProperties is free-form.
+}

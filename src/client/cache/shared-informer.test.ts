@@ -1,0 +1,181 @@
+import { test, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ConfigMap } from 'kubernetes-types/core/v1.js';
+import { FakeApiServer } from '../testing/fake-api-server.js';
+import { waitFor } from '../testing/wait-for.js';
+import { Client } from '../rest/client.js';
+import { listWatcherFor } from './list-watcher.js';
+import { SharedIndexInformer } from './shared-informer.js';
+import { SharedInformerFactory } from './shared-informer-factory.js';
+import { DeletedFinalStateUnknown } from './deleted-final-state-unknown.js';
+import { waitForCacheSync } from './wait-for-cache-sync.js';
+import { metaNamespaceKey } from './store.js';
+
+const CMS = { group: '', version: 'v1', resource: 'configmaps' };
+const COLLECTION = '/configmaps';
+let server: FakeApiServer;
+let client: Client;
+let ac: AbortController;
+
+beforeEach(async () => {
+  server = new FakeApiServer();
+  client = new Client({ server: await server.start(), qps: -1 });
+  ac = new AbortController();
+});
+afterEach(async () => {
+  ac.abort();
+  client.close();
+  await server.close();
+});
+
+const cm = (ns: string, name: string, data: Record<string, string> = {}): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: ns, name }, data });
+
+type Note = string;
+function recorder(notes: Note[]) {
+  return {
+    onAdd: (o: ConfigMap, initial: boolean) => notes.push(`add ${metaNamespaceKey(o)}${initial ? ' initial' : ''}`),
+    onUpdate: (_: ConfigMap, n: ConfigMap) => notes.push(`update ${metaNamespaceKey(n)} ${n.data?.v ?? ''}`),
+    onDelete: (o: ConfigMap | DeletedFinalStateUnknown<ConfigMap>) =>
+      notes.push(o instanceof DeletedFinalStateUnknown ? `tombstone ${o.key} ${o.obj.data?.v ?? ''}` : `delete ${metaNamespaceKey(o)}`),
+  };
+}
+
+function informer(options: { resyncPeriod?: number } = {}): SharedIndexInformer<ConfigMap> {
+  return new SharedIndexInformer<ConfigMap>({
+    listerWatcher: listWatcherFor(client.resource<ConfigMap>(CMS)),
+    reflector: { pageSize: 2, backoff: { initial: 10, max: 50 } },
+    ...options,
+  });
+}
+
+const cacheKeys = (i: SharedIndexInformer<ConfigMap>): string[] => i.indexer.listKeys().sort();
+const serverKeys = (): string[] => server.stored(COLLECTION).map((o) => metaNamespaceKey(o)).sort();
+
+test('paged initial list, then live events; late handlers get synthetic adds; objects are frozen', async () => {
+  for (let i = 0; i < 5; i++) server.put(COLLECTION, cm('a', `c${i}`));
+  const inf = informer();
+  const notes: Note[] = [];
+  inf.addEventHandler(recorder(notes));
+  const run = inf.run(ac.signal);
+  assert.equal(await waitForCacheSync(ac.signal, inf), true);
+  assert.equal(notes.filter((n) => n.endsWith('initial')).length, 5);
+  const lists = server.requests.filter((r) => r.url.searchParams.get('watch') === null);
+  assert.deepEqual(lists.map((r) => r.url.searchParams.get('limit')), ['2', '2', '2']);
+  assert.deepEqual(cacheKeys(inf), serverKeys());
+
+  const cms = client.resource<ConfigMap>(CMS).namespace('a');
+  await cms.create(cm('a', 'new'));
+  await cms.patch('c0', { data: { v: '1' } }, 'merge');
+  await cms.delete('c1');
+  await waitFor(() => notes.length === 8, 'three live notifications');
+  assert.deepEqual(notes.slice(5), ['add a/new', 'update a/c0 1', 'delete a/c1']);
+
+  const late: Note[] = [];
+  inf.addEventHandler(recorder(late));
+  assert.equal(late.length, 5);
+  assert.ok(late.every((n) => n.startsWith('add ') && !n.endsWith('initial')));
+
+  const cached = inf.lister.namespace('a').get('c0')!;
+  assert.throws(() => {
+    (cached.data as Record<string, string>).v = 'mutated';
+  }, TypeError);
+
+  ac.abort();
+  await run;
+});
+
+test('a dropped watch resumes from the last resourceVersion without relisting', async () => {
+  server.put(COLLECTION, cm('a', 'x'));
+  const inf = informer();
+  const notes: Note[] = [];
+  inf.addEventHandler(recorder(notes));
+  const run = inf.run(ac.signal);
+  await inf.whenSynced(ac.signal);
+  await waitFor(() => server.watcherCount() === 1, 'watch');
+  const written = server.put(COLLECTION, cm('a', 'y'));
+  await waitFor(() => inf.lastSyncResourceVersion() === written.metadata?.resourceVersion, 'event applied');
+  const watchesBefore = server.watchesStarted;
+  server.dropWatches();
+  server.put(COLLECTION, cm('a', 'z')); // happens while disconnected; replayed from history
+  await waitFor(() => server.watchesStarted > watchesBefore, 'rewatch');
+  const rewatch = server.requests.filter((r) => r.url.searchParams.get('watch') === 'true').at(-1)!;
+  assert.equal(rewatch.url.searchParams.get('resourceVersion'), written.metadata?.resourceVersion);
+  assert.equal(rewatch.url.searchParams.get('allowWatchBookmarks'), 'true');
+  await waitFor(() => inf.indexer.getByKey('a/z') !== undefined, 'missed add replayed');
+  assert.equal(server.requests.filter((r) => r.url.searchParams.get('watch') === null).length, 1, 'no relist');
+  assert.deepEqual(notes, ['add a/x initial', 'add a/y', 'add a/z']);
+
+  server.sendBookmark();
+  await waitFor(() => inf.lastSyncResourceVersion() === server.resourceVersion, 'bookmark recorded');
+  ac.abort();
+  await run;
+});
+
+test('410 after compaction relists; objects deleted meanwhile become tombstones with last known state', async () => {
+  server.put(COLLECTION, cm('a', 'keep'));
+  server.put(COLLECTION, cm('a', 'gone', { v: 'last' }));
+  const inf = informer();
+  const notes: Note[] = [];
+  inf.addEventHandler(recorder(notes));
+  const run = inf.run(ac.signal);
+  await inf.whenSynced(ac.signal);
+  await waitFor(() => server.watcherCount() === 1, 'watch');
+  // All synchronous on the server side: the informer cannot observe the delete.
+  server.dropWatches();
+  server.erase(COLLECTION, 'a', 'gone');
+  server.put(COLLECTION, cm('a', 'added-meanwhile'));
+  server.compact();
+  await waitFor(() => notes.some((n) => n.startsWith('tombstone')), 'tombstone');
+  await waitFor(() => inf.indexer.getByKey('a/added-meanwhile') !== undefined, 'relisted');
+  assert.ok(notes.includes('tombstone a/gone last'));
+  assert.ok(notes.includes('update a/keep '));
+  assert.ok(notes.includes('add a/added-meanwhile'));
+  assert.deepEqual(cacheKeys(inf), serverKeys());
+  assert.equal(server.requests.filter((r) => r.url.searchParams.get('watch') === null).length, 2, 'one relist');
+  ac.abort();
+  await run;
+});
+
+test('list failures are retried with backoff until synced', async () => {
+  server.put(COLLECTION, cm('a', 'x'));
+  server.failNext((r) => r.url.searchParams.get('watch') === null, new (await import('../../machinery/api-error.js')).ApiError(503, 'ServiceUnavailable', 'later'), { times: 2 });
+  const errors: unknown[] = [];
+  const inf = new SharedIndexInformer<ConfigMap>({
+    listerWatcher: listWatcherFor(client.resource<ConfigMap>(CMS)),
+    reflector: { backoff: { initial: 5, max: 20 }, onError: (e) => errors.push(e) },
+  });
+  const run = inf.run(ac.signal);
+  assert.equal(await inf.whenSynced(ac.signal), true);
+  assert.equal(errors.length, 2);
+  ac.abort();
+  await run;
+});
+
+test('resync replays cached objects as updates', async () => {
+  server.put(COLLECTION, cm('a', 'x'));
+  const inf = informer();
+  const notes: Note[] = [];
+  inf.addEventHandler(recorder(notes), { resyncPeriod: 20 });
+  const run = inf.run(ac.signal);
+  await waitFor(() => notes.filter((n) => n === 'update a/x ').length >= 2, 'two resyncs');
+  ac.abort();
+  await run;
+});
+
+test('factory shares one informer per resource; waitForCacheSync; shutdown awaits', async () => {
+  server.put(COLLECTION, cm('a', 'x'));
+  const factory = new SharedInformerFactory(client, { namespace: 'a' });
+  const i1 = factory.forResource<ConfigMap>(CMS);
+  const i2 = factory.forResource<ConfigMap>(CMS);
+  assert.equal(i1, i2);
+  factory.forResource({ group: 'coordination.k8s.io', version: 'v1', resource: 'leases' });
+  factory.start(ac.signal);
+  assert.equal(await factory.waitForCacheSync(ac.signal), true);
+  assert.equal(i1.lister.namespace('a').get('x')?.metadata?.name, 'x');
+  assert.ok(server.requests.some((r) => r.url.pathname === '/apis/coordination.k8s.io/v1/namespaces/a/leases'));
+  ac.abort();
+  await factory.shutdown();
+  const never = new AbortController();
+  never.abort();
+  assert.equal(await waitForCacheSync(never.signal, informer()), false);
+});

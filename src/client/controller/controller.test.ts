@@ -1,0 +1,102 @@
+import { test, beforeEach, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ConfigMap, Pod } from 'kubernetes-types/core/v1.js';
+import { FakeApiServer } from '../testing/fake-api-server.js';
+import { waitFor } from '../testing/wait-for.js';
+import { Client } from '../rest/client.js';
+import { SharedInformerFactory } from '../cache/shared-informer-factory.js';
+import { ItemExponentialFailureRateLimiter } from '../workqueue/item-exponential-failure-rate-limiter.js';
+import { Controller } from './controller.js';
+import { TerminalError } from './reconciler.js';
+import { ownedBy } from './owned-by.js';
+
+let server: FakeApiServer;
+let client: Client;
+let ac: AbortController;
+beforeEach(async () => {
+  server = new FakeApiServer();
+  client = new Client({ server: await server.start(), qps: -1 });
+  ac = new AbortController();
+});
+afterEach(async () => {
+  ac.abort();
+  client.close();
+  await server.close();
+});
+
+const CMS = { group: '', version: 'v1', resource: 'configmaps' };
+const PODS = { group: '', version: 'v1', resource: 'pods' };
+
+test('results map to queue actions: error retries, terminal drops, requeueAfter repeats, success forgets', async () => {
+  for (const n of ['ok', 'flaky', 'bad', 'again']) server.put('/configmaps', { metadata: { namespace: 'a', name: n } });
+  const calls: string[] = [];
+  let flaky = 0;
+  let again = 0;
+  const errors: string[] = [];
+  const factory = new SharedInformerFactory(client);
+  const controller = new Controller({
+    name: 'test',
+    workers: 2,
+    rateLimiter: new ItemExponentialFailureRateLimiter<string>(1, 10),
+    onError: (key) => errors.push(key),
+    reconciler: {
+      reconcile: async (key) => {
+        calls.push(key);
+        if (key === 'a/flaky' && flaky++ < 2) throw new Error('transient');
+        if (key === 'a/bad') throw new TerminalError('never works');
+        if (key === 'a/again' && again++ < 1) return { requeueAfter: 5 };
+      },
+    },
+  }).watches(factory.forResource<ConfigMap>(CMS), { enqueue: 'self' });
+  factory.start(ac.signal);
+  const run = controller.run(ac.signal);
+  await waitFor(() => calls.filter((c) => c === 'a/flaky').length === 3 && calls.filter((c) => c === 'a/again').length === 2, 'retries');
+  assert.equal(calls.filter((c) => c === 'a/bad').length, 1);
+  assert.equal(calls.filter((c) => c === 'a/ok').length, 1);
+  assert.deepEqual(errors.sort(), ['a/bad', 'a/flaky', 'a/flaky']);
+  assert.equal(controller.queue.numRequeues('a/flaky'), 0, 'forgotten after success');
+  assert.equal(controller.queue.numRequeues('a/bad'), 0);
+  ac.abort();
+  await run;
+  await factory.shutdown();
+});
+
+test('ownedBy enqueues the controlling owner; stop waits for in-flight reconciles', async () => {
+  const factory = new SharedInformerFactory(client);
+  const seen: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let finished = false;
+  const controller = new Controller({
+    name: 'owners',
+    reconciler: {
+      reconcile: async (key) => {
+        seen.push(key);
+        if (key === 'a/slow') {
+          await gate;
+          finished = true;
+        }
+      },
+    },
+  }).watches(factory.forResource<Pod>(PODS), { enqueue: ownedBy('ReplicaSet', 'apps') });
+  factory.start(ac.signal);
+  const run = controller.run(ac.signal);
+  const ref = (kind: string, name: string, controllerRef = true) => ({ apiVersion: 'apps/v1', kind, name, uid: 'u', controller: controllerRef });
+  const pods = client.resource<Pod>(PODS).namespace('a');
+  await pods.create({ metadata: { name: 'p1', ownerReferences: [ref('ReplicaSet', 'rs1')] } });
+  await pods.create({ metadata: { name: 'p2', ownerReferences: [ref('ReplicaSet', 'rs2', false)] } });
+  await pods.create({ metadata: { name: 'p3', ownerReferences: [ref('StatefulSet', 'ss')] } });
+  await pods.create({ metadata: { name: 'p4', ownerReferences: [ref('ReplicaSet', 'slow')] } });
+  await waitFor(() => seen.includes('a/slow'), 'slow reconcile started');
+  assert.ok(seen.includes('a/rs1'));
+  assert.ok(!seen.includes('a/rs2') && !seen.includes('a/ss'));
+  ac.abort();
+  let stopped = false;
+  const stopping = run.then(() => (stopped = true));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(stopped, false, 'run waits for the in-flight reconcile');
+  release();
+  await stopping;
+  assert.equal(finished, true);
+  await factory.shutdown();
+});

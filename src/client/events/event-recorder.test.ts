@@ -1,0 +1,72 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Event, Pod } from 'kubernetes-types/core/v1.js';
+import { FakeApiServer } from '../testing/fake-api-server.js';
+import { Client } from '../rest/client.js';
+import { EventRecorder } from './event-recorder.js';
+import { SpamFilter } from './spam-filter.js';
+
+let server: FakeApiServer;
+let client: Client;
+before(async () => {
+  server = new FakeApiServer();
+  client = new Client({ server: await server.start(), qps: -1 });
+});
+after(async () => {
+  client.close();
+  await server.close();
+});
+
+const pod = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', uid: `uid-${name}` } });
+const events = (): Event[] => server.stored('/events') as unknown as Event[];
+
+test('records in the background, aggregates identical events, names like upstream', async () => {
+  let now = Date.parse('2024-05-01T10:00:00Z');
+  const rec = new EventRecorder({ client, component: 'test-controller', host: 'node-1', now: () => now });
+  rec.event(pod('web'), 'Normal', 'Scheduled', 'assigned to n1');
+  assert.equal(events().length, 0, 'event() does not wait for the API');
+  await rec.flush();
+  now += 5000;
+  rec.event(pod('web'), 'Normal', 'Scheduled', 'assigned to n1');
+  rec.event(pod('web'), 'Warning', 'Failed', 'boom');
+  await rec.flush();
+  const all = events().sort((a, b) => (a.reason! < b.reason! ? -1 : 1));
+  assert.equal(all.length, 2);
+  const [failed, scheduled] = all;
+  assert.equal(scheduled.count, 2);
+  assert.equal(scheduled.firstTimestamp, '2024-05-01T10:00:00Z');
+  assert.equal(scheduled.lastTimestamp, '2024-05-01T10:00:05Z');
+  assert.match(scheduled.metadata?.name ?? '', /^web\.[0-9a-f]+$/);
+  assert.deepEqual(scheduled.source, { component: 'test-controller', host: 'node-1' });
+  assert.equal(scheduled.involvedObject.uid, 'uid-web');
+  assert.equal(scheduled.metadata?.namespace, 'ns');
+  assert.equal(failed.type, 'Warning');
+  assert.equal(failed.count, 1);
+  assert.ok(server.requests.some((r) => r.method === 'PATCH' && r.url.pathname.startsWith('/api/v1/namespaces/ns/events/web.')));
+
+  // The aggregated event was deleted on the server: the next repeat creates a new one.
+  server.erase('/events', 'ns', scheduled.metadata!.name!);
+  rec.event(pod('web'), 'Normal', 'Scheduled', 'assigned to n1');
+  await rec.stop();
+  assert.equal(events().filter((e) => e.reason === 'Scheduled').length, 1);
+  rec.event(pod('web'), 'Normal', 'Ignored', 'after stop');
+  await rec.flush();
+  assert.equal(events().filter((e) => e.reason === 'Ignored').length, 0);
+});
+
+test('per-object spam filter: burst 25, then one per refill interval', async () => {
+  let now = 0;
+  const f = new SpamFilter({ now: () => now });
+  let allowed = 0;
+  for (let i = 0; i < 30; i++) if (f.allow('obj')) allowed++;
+  assert.equal(allowed, 25);
+  assert.equal(f.allow('other'), true);
+  now += 300_000;
+  assert.equal(f.allow('obj'), true);
+  assert.equal(f.allow('obj'), false);
+
+  const rec = new EventRecorder({ client, component: 'spam', spamFilter: { burst: 3 } });
+  for (let i = 0; i < 10; i++) rec.event(pod('noisy'), 'Normal', 'R', `m${i}`);
+  await rec.flush();
+  assert.equal(events().filter((e) => e.involvedObject.name === 'noisy').length, 3);
+});

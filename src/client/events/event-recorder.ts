@@ -1,0 +1,134 @@
+import type { Event, ObjectReference } from 'kubernetes-types/core/v1.js';
+import type { ApiObject } from '../rest/api-object.js';
+import type { Client } from '../rest/client.js';
+import { isNotFound } from '../rest/error-predicates.js';
+import { SpamFilter, type SpamFilterOptions } from './spam-filter.js';
+
+export type EventType = 'Normal' | 'Warning';
+
+export interface EventRecorderOptions {
+  client: Client;
+  /** `source.component` and `reportingComponent`, e.g. `deployment-controller`. */
+  component: string;
+  host?: string;
+  spamFilter?: SpamFilterOptions;
+  /** Sending failed; events are best effort and are then dropped. */
+  onError?: (err: unknown) => void;
+  now?: () => number;
+}
+
+interface Pending {
+  ref: ObjectReference;
+  type: EventType;
+  reason: string;
+  message: string;
+  at: number;
+}
+
+interface Seen {
+  name: string;
+  namespace: string;
+  count: number;
+}
+
+const EVENTS = { group: '', version: 'v1', resource: 'events' };
+const MAX_SEEN = 4096;
+
+/** metav1.Time: RFC 3339 in seconds. */
+function time(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * Records core/v1 Events about objects without ever blocking the caller:
+ * events are queued and sent in the background. A repeat of an identical
+ * event bumps count and lastTimestamp on the existing Event instead of
+ * creating another; a per-object token bucket drops floods.
+ */
+export class EventRecorder {
+  private readonly queue: Pending[] = [];
+  private readonly seen = new Map<string, Seen>();
+  private readonly spam: SpamFilter;
+  private readonly now: () => number;
+  private sending?: Promise<void>;
+  private stopped = false;
+  private sequence = 0;
+
+  constructor(private readonly options: EventRecorderOptions) {
+    this.now = options.now ?? Date.now;
+    this.spam = new SpamFilter({ now: this.now, ...options.spamFilter });
+  }
+
+  event(obj: ApiObject, type: EventType, reason: string, message: string): void {
+    if (this.stopped) return;
+    const m = obj.metadata ?? {};
+    const ref: ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion };
+    const spamKey = JSON.stringify([this.options.component, this.options.host, ref.kind, ref.namespace, ref.name, ref.uid, ref.apiVersion]);
+    if (!this.spam.allow(spamKey)) return;
+    this.queue.push({ ref, type, reason, message, at: this.now() });
+    this.sending ??= this.drain().finally(() => (this.sending = undefined));
+  }
+
+  /** Resolves when everything recorded so far has been sent (or failed). */
+  async flush(): Promise<void> {
+    while (this.sending) await this.sending;
+  }
+
+  /** Stops accepting events and flushes the queue. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.flush();
+  }
+
+  private async drain(): Promise<void> {
+    for (let p = this.queue.shift(); p; p = this.queue.shift()) {
+      try {
+        await this.send(p);
+      } catch (err) {
+        this.options.onError?.(err);
+      }
+    }
+  }
+
+  private async send(p: Pending): Promise<void> {
+    const namespace = p.ref.namespace || 'default';
+    const events = this.options.client.resource<Event>(EVENTS).namespace(namespace);
+    const key = JSON.stringify([p.ref.kind, p.ref.namespace, p.ref.name, p.ref.uid, p.ref.apiVersion, p.type, p.reason, p.message, this.options.component, this.options.host]);
+    const previous = this.seen.get(key);
+    if (previous) {
+      try {
+        await events.patch(previous.name, { count: previous.count + 1, lastTimestamp: time(p.at) }, 'merge');
+        previous.count++;
+        this.remember(key, previous);
+        return;
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        this.seen.delete(key); // it expired on the server: start a new one
+      }
+    }
+    // Upstream names events `<object>.<hex nanoseconds>`; the sequence keeps names unique within a millisecond.
+    const nanos = BigInt(p.at) * 1_000_000n + BigInt(this.sequence++ % 1_000_000);
+    const created = await events.create({
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${p.ref.name ?? 'unknown'}.${nanos.toString(16)}`, namespace },
+      involvedObject: p.ref,
+      reason: p.reason,
+      message: p.message,
+      type: p.type,
+      source: { component: this.options.component, host: this.options.host },
+      firstTimestamp: time(p.at),
+      lastTimestamp: time(p.at),
+      count: 1,
+      reportingComponent: this.options.component,
+      reportingInstance: this.options.host ?? '',
+    });
+    this.remember(key, { name: created.metadata?.name ?? '', namespace, count: 1 });
+  }
+
+  private remember(key: string, seen: Seen): void {
+    this.seen.delete(key);
+    this.seen.set(key, seen);
+    if (this.seen.size > MAX_SEEN) this.seen.delete(this.seen.keys().next().value!);
+  }
+}

@@ -1,0 +1,97 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
+import { FakeApiServer } from '../testing/fake-api-server.js';
+import { waitFor } from '../testing/wait-for.js';
+import { Client } from '../rest/client.js';
+import { ApiError } from '../../machinery/api-error.js';
+import { runLeaderElection, type LeaderElectionOptions } from './leader-election.js';
+
+let server: FakeApiServer;
+let client: Client;
+before(async () => {
+  server = new FakeApiServer();
+  client = new Client({ server: await server.start(), qps: -1 });
+});
+after(async () => {
+  client.close();
+  await server.close();
+});
+
+const FAST = { leaseDurationMs: 400, renewDeadlineMs: 250, retryPeriodMs: 40 };
+
+function candidate(identity: string, name: string, extra: Partial<LeaderElectionOptions> = {}) {
+  const ac = new AbortController();
+  const state = { leading: false, stopped: false, lostSignal: false };
+  const done = runLeaderElection({
+    ...FAST,
+    lease: { namespace: 'kube-system', name },
+    identity,
+    client,
+    signal: ac.signal,
+    releaseOnCancel: true,
+    onStartedLeading: async (signal) => {
+      state.leading = true;
+      await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+      state.lostSignal = true;
+    },
+    onStoppedLeading: () => {
+      state.leading = false;
+      state.stopped = true;
+    },
+    ...extra,
+  });
+  return { ac, state, done };
+}
+
+const lease = (name: string): Lease => server.stored('coordination.k8s.io/leases').find((l) => l.metadata?.name === name) as unknown as Lease;
+
+test('one leader at a time; release on cancel hands over with a transition', async () => {
+  const a = candidate('a', 'one');
+  await waitFor(() => a.state.leading, 'a leads');
+  const b = candidate('b', 'one');
+  await new Promise((r) => setTimeout(r, 150)); // several of b's retry periods
+  assert.equal(b.state.leading, false);
+  const l = lease('one');
+  assert.equal(l.spec?.holderIdentity, 'a');
+  assert.equal(l.spec?.leaseTransitions, 0);
+  assert.match(l.spec?.renewTime ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+  a.ac.abort();
+  await a.done;
+  assert.equal(a.state.lostSignal, true);
+  assert.equal(a.state.stopped, true);
+  await waitFor(() => b.state.leading, 'b takes over');
+  assert.equal(lease('one').spec?.holderIdentity, 'b');
+  assert.equal(lease('one').spec?.leaseTransitions, 1);
+  b.ac.abort();
+  await b.done;
+});
+
+test('a leader that cannot renew within the deadline loses leadership; others take over after expiry', async () => {
+  const a = candidate('a', 'two', { releaseOnCancel: false });
+  await waitFor(() => a.state.leading, 'a leads');
+  server.failNext((r) => r.method === 'PUT' && r.url.pathname.endsWith('/leases/two'), new ApiError(500, 'InternalError', 'down'), { times: 1000 });
+  await a.done; // resolves by itself on loss
+  assert.equal(a.state.lostSignal, true);
+  assert.equal(a.state.stopped, true);
+  server.clearFailures();
+  const b = candidate('b', 'two');
+  await waitFor(() => b.state.leading, 'b takes over once a lease duration passed without renew', 3000);
+  assert.equal(lease('two').spec?.leaseTransitions, 1);
+  b.ac.abort();
+  await b.done;
+});
+
+test('an expired lease of a dead holder is taken over', async () => {
+  server.put('coordination.k8s.io/leases', {
+    metadata: { namespace: 'kube-system', name: 'three' },
+    spec: { holderIdentity: 'dead', leaseDurationSeconds: 1, renewTime: '2020-01-01T00:00:00.000000Z', leaseTransitions: 4 },
+  } as Lease);
+  const leaders: string[] = [];
+  const c = candidate('c', 'three', { onNewLeader: (id) => leaders.push(id) });
+  await waitFor(() => c.state.leading, 'c takes over after observing no renew for a lease duration', 3000);
+  assert.deepEqual(leaders, ['dead', 'c']);
+  assert.equal(lease('three').spec?.leaseTransitions, 5);
+  c.ac.abort();
+  await c.done;
+});

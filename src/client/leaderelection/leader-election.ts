@@ -1,0 +1,148 @@
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
+import type { Client } from '../rest/client.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../rest/error-predicates.js';
+import { sleep } from '../flowcontrol/sleep.js';
+
+export interface LeaderElectionOptions {
+  lease: { namespace: string; name: string };
+  /** Unique per candidate process, e.g. hostname + random suffix. */
+  identity: string;
+  client: Client;
+  /** Stops the election; a leader steps down. */
+  signal: AbortSignal;
+  /** How long others wait after the last renew before taking over (default 15 s). */
+  leaseDurationMs?: number;
+  /** How long the leader keeps retrying a failed renew before giving up (default 10 s). */
+  renewDeadlineMs?: number;
+  /** Interval between attempts (default 2 s). */
+  retryPeriodMs?: number;
+  /** Clears the lease on stop so another candidate takes over at once. */
+  releaseOnCancel?: boolean;
+  /** Runs while leading; its signal aborts when leadership is lost or the election stops. */
+  onStartedLeading(signal: AbortSignal): void | Promise<void>;
+  onStoppedLeading?(): void;
+  onNewLeader?(identity: string): void;
+  onError?(err: unknown): void;
+  now?: () => number;
+}
+
+const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
+
+/** metav1.MicroTime: RFC 3339 with microseconds. */
+function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/**
+ * Campaigns for a coordination.k8s.io/v1 Lease until this candidate leads,
+ * then renews it. Updates carry the resourceVersion read, so two candidates
+ * racing for an expired lease cannot both win; a conflict just means "retry".
+ * Resolves after leadership is lost or the signal aborts (and
+ * onStartedLeading's work has returned).
+ */
+export async function runLeaderElection(o: LeaderElectionOptions): Promise<void> {
+  const leaseDuration = o.leaseDurationMs ?? 15_000;
+  const renewDeadline = o.renewDeadlineMs ?? 10_000;
+  const retryPeriod = o.retryPeriodMs ?? 2_000;
+  if (renewDeadline >= leaseDuration) throw new RangeError('leaseDuration must be greater than renewDeadline');
+  const now = o.now ?? Date.now;
+  const leases = o.client.resource<Lease>(LEASES).namespace(o.lease.namespace);
+  let observed: { holder: string; renewTime: string; at: number } | undefined;
+  let lastLeader = '';
+
+  const tryAcquireOrRenew = async (): Promise<boolean> => {
+    const t = now();
+    const spec = { holderIdentity: o.identity, leaseDurationSeconds: Math.max(1, Math.round(leaseDuration / 1000)), acquireTime: microTime(t), renewTime: microTime(t), leaseTransitions: 0 };
+    let current: Lease;
+    try {
+      current = await leases.get(o.lease.name, { signal: o.signal });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      try {
+        await leases.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: o.lease.name, namespace: o.lease.namespace }, spec }, { signal: o.signal });
+        return true;
+      } catch (createErr) {
+        if (isAlreadyExists(createErr)) return false;
+        throw createErr;
+      }
+    }
+    const holder = current.spec?.holderIdentity ?? '';
+    const renewTime = current.spec?.renewTime ?? '';
+    // Expiry is judged on our own clock from when we saw the record change, not on the holder's timestamps.
+    if (!observed || observed.holder !== holder || observed.renewTime !== renewTime) observed = { holder, renewTime, at: t };
+    if (holder && holder !== lastLeader) {
+      lastLeader = holder;
+      o.onNewLeader?.(holder);
+    }
+    const leading = holder === o.identity;
+    if (holder && !leading && observed.at + leaseDuration > t) return false;
+    const transitions = current.spec?.leaseTransitions ?? 0;
+    const next: Lease = {
+      ...current,
+      spec: {
+        ...spec,
+        acquireTime: leading ? (current.spec?.acquireTime ?? spec.acquireTime) : spec.acquireTime,
+        leaseTransitions: leading ? transitions : transitions + 1,
+      },
+    };
+    try {
+      const updated = await leases.update(next, { signal: o.signal });
+      observed = { holder: o.identity, renewTime: updated.spec?.renewTime ?? '', at: t };
+      return true;
+    } catch (err) {
+      if (isConflict(err)) return false;
+      throw err;
+    }
+  };
+
+  const attempt = async (): Promise<boolean> => {
+    try {
+      return await tryAcquireOrRenew();
+    } catch (err) {
+      if (!o.signal.aborted) o.onError?.(err);
+      return false;
+    }
+  };
+
+  // Campaign.
+  while (!o.signal.aborted && !(await attempt())) await sleep(retryPeriod * (1 + Math.random() * 0.2), o.signal);
+  if (o.signal.aborted) return;
+
+  const leading = new AbortController();
+  const stopLeading = (): void => leading.abort();
+  o.signal.addEventListener('abort', stopLeading, { once: true });
+  if (lastLeader !== o.identity) {
+    lastLeader = o.identity;
+    o.onNewLeader?.(o.identity);
+  }
+  const work = Promise.resolve()
+    .then(() => o.onStartedLeading(leading.signal))
+    .catch((err: unknown) => o.onError?.(err));
+
+  // Renew until a renew cannot succeed within the deadline.
+  renewing: while (!o.signal.aborted) {
+    await sleep(retryPeriod, o.signal);
+    const deadline = now() + renewDeadline;
+    while (!o.signal.aborted) {
+      if (await attempt()) continue renewing;
+      if (now() + retryPeriod > deadline) break renewing;
+      await sleep(retryPeriod, o.signal);
+    }
+  }
+
+  o.signal.removeEventListener('abort', stopLeading);
+  leading.abort();
+  if (o.signal.aborted && o.releaseOnCancel) await release();
+  o.onStoppedLeading?.();
+  await work;
+
+  async function release(): Promise<void> {
+    try {
+      const current = await leases.get(o.lease.name);
+      if (current.spec?.holderIdentity !== o.identity) return;
+      await leases.update({ ...current, spec: { ...current.spec, holderIdentity: undefined, leaseDurationSeconds: 1, renewTime: microTime(now()) } });
+    } catch (err) {
+      o.onError?.(err);
+    }
+  }
+}

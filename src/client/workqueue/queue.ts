@@ -1,0 +1,106 @@
+import type { QueueMetrics } from './queue-metrics.js';
+
+export interface QueueOptions {
+  metrics?: QueueMetrics;
+}
+
+/**
+ * A work queue with client-go's contract: an item queued twice is processed
+ * once; an item being processed is never handed to a second worker; adding
+ * it again while it is processed defers it until `done`. After shutdown,
+ * queued items are still handed out, then `get` resolves undefined.
+ */
+export class Queue<T = string> {
+  private queue: T[] = [];
+  /** Items that need processing (queued, or re-added while processing). */
+  private readonly dirty = new Set<T>();
+  private readonly processing = new Set<T>();
+  private readonly addedAt = new Map<T, number>();
+  private readonly startedAt = new Map<T, number>();
+  private waiters: ((item: T | undefined) => void)[] = [];
+  private drainWaiters: (() => void)[] = [];
+  private shutdown = false;
+  protected readonly metrics?: QueueMetrics;
+
+  constructor(options: QueueOptions = {}) {
+    this.metrics = options.metrics;
+  }
+
+  add(item: T): void {
+    if (this.shutdown || this.dirty.has(item)) return;
+    this.dirty.add(item);
+    this.addedAt.set(item, performance.now());
+    if (this.processing.has(item)) return;
+    this.queue.push(item);
+    this.metrics?.added(this.queue.length);
+    this.handOut();
+  }
+
+  /** Waits for an item; undefined means the queue is shut down (or the signal aborted). */
+  get(signal?: AbortSignal): Promise<T | undefined> {
+    if (this.queue.length > 0) return Promise.resolve(this.take());
+    if (this.shutdown || signal?.aborted) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const waiter = (item: T | undefined): void => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(item);
+      };
+      const onAbort = (): void => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(undefined);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Marks an item processed; if it was re-added meanwhile it is queued again now. */
+  done(item: T): void {
+    this.processing.delete(item);
+    const started = this.startedAt.get(item);
+    this.startedAt.delete(item);
+    if (started !== undefined) this.metrics?.finished(performance.now() - started);
+    if (this.dirty.has(item)) {
+      this.queue.push(item);
+      this.metrics?.added(this.queue.length);
+      this.handOut();
+    }
+    if (this.processing.size === 0) for (const w of this.drainWaiters.splice(0)) w();
+  }
+
+  len(): number {
+    return this.queue.length;
+  }
+
+  shuttingDown(): boolean {
+    return this.shutdown;
+  }
+
+  /** Stops accepting items; idle getters get undefined. */
+  shutDown(): void {
+    this.shutdown = true;
+    for (const w of this.waiters.splice(0)) w(undefined);
+  }
+
+  /** Like shutDown, then resolves once every item handed out has been marked done. */
+  shutDownWithDrain(): Promise<void> {
+    this.shutDown();
+    if (this.processing.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  private handOut(): void {
+    while (this.waiters.length > 0 && this.queue.length > 0) this.waiters.shift()!(this.take());
+  }
+
+  private take(): T {
+    const item = this.queue.shift()!;
+    this.processing.add(item);
+    this.dirty.delete(item);
+    const now = performance.now();
+    this.metrics?.started(this.queue.length, now - (this.addedAt.get(item) ?? now));
+    this.addedAt.delete(item);
+    this.startedAt.set(item, now);
+    return item;
+  }
+}

@@ -1,0 +1,15 @@
+export { apply, BEFORE_FIRST_APPLY_MANAGER, type ApplyOptions, type ApplyResult } from './apply.js';
+export { conflictMessage, conflictsToApiError, describeOwner, type ApplyConflict } from './apply-conflict.js';
+export { listSchemaForKind, type KindRef } from './builtin-list-schema.js';
+export { compareObjects, type Comparison } from './compare.js';
+export { FieldSet } from './field-set.js';
+export { managerFromUserAgent, managerOrUserAgent, validateFieldManagerOptions, type FieldManagerOptions } from './field-manager-options.js';
+export { decodeManagedFields, defaultResetFields, encodeManagedFields, formatTime, type FieldOwner, type ManagedFieldsOperation } from './field-owners.js';
+export { fieldSetFromFieldsV1, fieldSetToFieldsV1 } from './fields-v1.js';
+export { LAST_APPLIED_ANNOTATION } from './last-applied.js';
+export { deducedSchema, type ListSchema, type ListType } from './list-schema.js';
+export { setManagedFields } from './managed-object.js';
+export { mergeApplied } from './merge-applied.js';
+export { FieldPathError, fieldPath, pathToString, type Path, type PathElement } from './path-element.js';
+export { objectToFieldSet } from './to-field-set.js';
+export { updateManagedFields, type UpdateManagedFieldsOptions } from './update-managed-fields.js';

@@ -1,0 +1,65 @@
+/**
+ * Records a create, update or non-apply patch in managedFields (upstream
+ * FieldManager.Update): the writer, as an `Update` manager, takes the fields
+ * it added or changed; the others lose them and whatever it removed.
+ */
+import type { ManagedFieldsEntry } from 'kubernetes-types/meta/v1.js';
+import type { KubeObject } from '../../api/object.js';
+import { changedFields, compareObjects } from './compare.js';
+import { decodeManagedFields, defaultResetFields, encodeManagedFields, formatTime, ownableFields, ownerId, type FieldOwner } from './field-owners.js';
+import type { FieldSet } from './field-set.js';
+import { deducedSchema, type ListSchema } from './list-schema.js';
+import { isResetManagedFields, ownersOf, withoutManagedFields } from './managed-object.js';
+import { releaseChangedFields } from './ownership.js';
+
+export interface UpdateManagedFieldsOptions {
+  /** The stored object; undefined on create. */
+  old?: KubeObject;
+  /** The object about to be stored, as the request left it (its managedFields may be the client's). */
+  new: KubeObject;
+  /** The request's fieldManager, or managerFromUserAgent() of its User-Agent. */
+  manager: string;
+  /** The apiVersion the request used, e.g. `apps/v1`. */
+  apiVersion: string;
+  time: Date;
+  /** `status`, `scale`, ... for writes to a subresource. */
+  subresource?: string;
+  schema?: ListSchema;
+  /** Fields the write cannot own; defaults to defaultResetFields(subresource). */
+  resetFields?: FieldSet;
+}
+
+/** The managedFields to store with `new` (empty: store none). */
+export function updateManagedFields(o: UpdateManagedFieldsOptions): ManagedFieldsEntry[] {
+  const schema = o.schema ?? deducedSchema;
+  const owners = startingOwners(o);
+  const c = compareObjects(withoutManagedFields(o.old), withoutManagedFields(o.new), schema);
+  const writer: FieldOwner = { manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, fields: ownableFields(changedFields(c), o.resetFields ?? defaultResetFields(o.subresource)) };
+  if (o.subresource) writer.subresource = o.subresource;
+  // Like upstream, the write acts as a fresh manager, so the same manager's
+  // earlier entry also gives up what this write changed, then the two merge.
+  const rest = releaseChangedFields(owners, c, '');
+  if (writer.fields.isEmpty()) return encodeManagedFields(rest);
+  const id = ownerId(writer);
+  const previous = rest.find((p) => ownerId(p) === id);
+  const merged: FieldOwner = { ...writer, fields: previous ? previous.fields.union(writer.fields) : writer.fields, time: formatTime(o.time) };
+  return encodeManagedFields([...rest.filter((p) => p !== previous), merged]);
+}
+
+/**
+ * Whose ownership the write starts from: a client may set managedFields
+ * itself (kubectl does, to migrate client-side apply ownership), or clear
+ * them; otherwise, and always for subresources, the stored ones count.
+ */
+function startingOwners(o: UpdateManagedFieldsOptions): FieldOwner[] {
+  const requested = o.new.metadata?.managedFields;
+  if (o.subresource) return ownersOf(o.old);
+  if (isResetManagedFields(requested)) return [];
+  try {
+    const fromRequest = decodeManagedFields(requested);
+    if (fromRequest.length > 0) return fromRequest;
+  } catch {
+    // an undecodable request falls back to the stored record, as upstream
+  }
+  return ownersOf(o.old);
+}
