@@ -1,0 +1,31 @@
+import type { Logger } from '../machinery/logger.js';
+import type { FlagSpec } from './flags.js';
+
+/** What every component command gets besides its flags. */
+export interface CommandContext {
+  logger: Logger;
+  /** Aborts on SIGINT/SIGTERM (or when `skiff server` stops); run() should then return. */
+  signal: AbortSignal;
+  /**
+   * Inside `skiff server`: the admin kubeconfig and data dir of the API
+   * server started in the same process. Standalone: from flags.
+   */
+  server?: { kubeconfig: string; dataDir: string };
+}
+
+export type FlagValues = Record<string, string | boolean | string[] | undefined>;
+
+/**
+ * A `skiff <name>` subcommand. Each file in `src/cli/commands/` exports one
+ * as `command`; `skiff server` runs those with a `serverOrder`, in that order,
+ * after the API server, each talking to it over HTTP like any other client.
+ */
+export interface ComponentCommand {
+  name: string;
+  summary: string;
+  flags: FlagSpec;
+  /** Position in `skiff server` (lower first); absent: not part of it. */
+  serverOrder?: number;
+  /** Runs until ctx.signal aborts, then cleans up and resolves. */
+  run(flags: FlagValues, ctx: CommandContext): Promise<void>;
+}
