@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setMaxListeners } from 'node:events';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -67,6 +68,8 @@ export class ApiServer {
 
   constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? (() => new Date());
+    // every open watch listens for shutdown
+    setMaxListeners(0, this.stopping.signal);
     this.registry = new ApiRegistry(
       opts.storage,
       { network: { serviceClusterIpRange: opts.serviceClusterIpRange ?? '10.96.0.0/12', nodePortRange: opts.nodePortRange ?? [30000, 32767] } },
@@ -212,7 +215,8 @@ export class ApiServer {
     const clientGone = new AbortController();
     const onClose = () => clientGone.abort();
     res.once('close', onClose);
-    const signal = AbortSignal.any([clientGone.signal, this.stopping.signal]);
+    // only long-running requests need to hear about shutdown; the rest finish on their own
+    const signal = info.verb === 'watch' ? AbortSignal.any([clientGone.signal, this.stopping.signal]) : clientGone.signal;
     const rendering = negotiate(req.headers.accept, { allowTable: true });
     const scope: RequestScope = { req, res, info, query, resource, store, registry: this.registry, signal, now: this.clock, rendering };
     try {

@@ -70,3 +70,30 @@ test('per-object spam filter: burst 25, then one per refill interval', async () 
   await rec.flush();
   assert.equal(events().filter((e) => e.involvedObject.name === 'noisy').length, 3);
 });
+
+test('similar events (same object, type, reason) beyond 10 distinct messages are combined into one', async () => {
+  let now = Date.parse('2024-05-01T10:00:00Z');
+  const rec = new EventRecorder({ client, component: 'agg', now: () => now, spamFilter: { burst: 100 } });
+  for (let i = 0; i < 25; i++) {
+    now += 1000;
+    rec.event(pod('chatty'), 'Warning', 'BackOff', `restart ${i}`);
+  }
+  rec.event(pod('chatty'), 'Warning', 'Other', 'different reason'); // not similar: its own event
+  await rec.flush();
+  const mine = events().filter((e) => e.involvedObject.name === 'chatty');
+  const backoff = mine.filter((e) => e.reason === 'BackOff');
+  // Nine individual events, then one combined event counting the other sixteen.
+  assert.equal(backoff.length, 10);
+  const combined = backoff.filter((e) => e.message?.startsWith('(combined from similar events): '));
+  assert.equal(combined.length, 1);
+  assert.equal(combined[0].count, 16);
+  assert.equal(combined[0].message, '(combined from similar events): restart 24');
+  assert.equal(backoff.filter((e) => e.count === 1).length, 9);
+  assert.equal(mine.filter((e) => e.reason === 'Other').length, 1);
+
+  // Ten minutes of quiet close the group: the next message is recorded on its own again.
+  now += 11 * 60_000;
+  rec.event(pod('chatty'), 'Warning', 'BackOff', 'restart late');
+  await rec.stop();
+  assert.ok(events().some((e) => e.message === 'restart late' && e.count === 1));
+});

@@ -3,6 +3,7 @@ import type { ApiObject } from '../rest/api-object.js';
 import type { Client } from '../rest/client.js';
 import { isNotFound } from '../rest/error-predicates.js';
 import { SpamFilter, type SpamFilterOptions } from './spam-filter.js';
+import { EventAggregator, type EventAggregatorOptions } from './event-aggregator.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -12,6 +13,7 @@ export interface EventRecorderOptions {
   component: string;
   host?: string;
   spamFilter?: SpamFilterOptions;
+  aggregator?: EventAggregatorOptions;
   /** Sending failed; events are best effort and are then dropped. */
   onError?: (err: unknown) => void;
   now?: () => number;
@@ -22,6 +24,8 @@ interface Pending {
   type: EventType;
   reason: string;
   message: string;
+  /** What repeats are recognised by: the exact event, or a group of similar ones once combined. */
+  key: string;
   at: number;
 }
 
@@ -33,6 +37,8 @@ interface Seen {
 
 const EVENTS = { group: '', version: 'v1', resource: 'events' };
 const MAX_SEEN = 4096;
+/** Upstream's broadcaster queue length: beyond it, events are dropped rather than buffered without limit. */
+const MAX_QUEUED = 1000;
 
 /** metav1.Time: RFC 3339 in seconds. */
 function time(ms: number): string {
@@ -41,14 +47,16 @@ function time(ms: number): string {
 
 /**
  * Records core/v1 Events about objects without ever blocking the caller:
- * events are queued and sent in the background. A repeat of an identical
- * event bumps count and lastTimestamp on the existing Event instead of
- * creating another; a per-object token bucket drops floods.
+ * events are queued and sent in the background. As upstream's correlator: a
+ * per-object token bucket drops floods; many similar events (differing only
+ * in message) are combined into one; and a repeat bumps count and
+ * lastTimestamp on the existing Event instead of creating another.
  */
 export class EventRecorder {
   private readonly queue: Pending[] = [];
   private readonly seen = new Map<string, Seen>();
   private readonly spam: SpamFilter;
+  private readonly aggregator: EventAggregator;
   private readonly now: () => number;
   private sending?: Promise<void>;
   private stopped = false;
@@ -57,6 +65,7 @@ export class EventRecorder {
   constructor(private readonly options: EventRecorderOptions) {
     this.now = options.now ?? Date.now;
     this.spam = new SpamFilter({ now: this.now, ...options.spamFilter });
+    this.aggregator = new EventAggregator({ now: this.now, ...options.aggregator });
   }
 
   event(obj: ApiObject, type: EventType, reason: string, message: string): void {
@@ -64,8 +73,12 @@ export class EventRecorder {
     const m = obj.metadata ?? {};
     const ref: ObjectReference = { apiVersion: obj.apiVersion, kind: obj.kind, name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion };
     const spamKey = JSON.stringify([this.options.component, this.options.host, ref.kind, ref.namespace, ref.name, ref.uid, ref.apiVersion]);
-    if (!this.spam.allow(spamKey)) return;
-    this.queue.push({ ref, type, reason, message, at: this.now() });
+    if (this.queue.length >= MAX_QUEUED || !this.spam.allow(spamKey)) return;
+    const source = [this.options.component, this.options.host];
+    const similar = JSON.stringify([...source, ref.kind, ref.namespace, ref.name, ref.uid, ref.apiVersion, type, reason]);
+    const exact = JSON.stringify([...source, ref.kind, ref.namespace, ref.name, ref.uid, ref.apiVersion, type, reason, message]);
+    const aggregated = this.aggregator.aggregate(similar, exact, message);
+    this.queue.push({ ref, type, reason, message: aggregated.message, key: aggregated.key, at: this.now() });
     this.sending ??= this.drain().finally(() => (this.sending = undefined));
   }
 
@@ -93,11 +106,12 @@ export class EventRecorder {
   private async send(p: Pending): Promise<void> {
     const namespace = p.ref.namespace || 'default';
     const events = this.options.client.resource<Event>(EVENTS).namespace(namespace);
-    const key = JSON.stringify([p.ref.kind, p.ref.namespace, p.ref.name, p.ref.uid, p.ref.apiVersion, p.type, p.reason, p.message, this.options.component, this.options.host]);
+    const key = p.key;
     const previous = this.seen.get(key);
     if (previous) {
       try {
-        await events.patch(previous.name, { count: previous.count + 1, lastTimestamp: time(p.at) }, 'merge');
+        // The message too: a combined event shows the latest of the messages it stands for.
+        await events.patch(previous.name, { count: previous.count + 1, lastTimestamp: time(p.at), message: p.message }, 'merge');
         previous.count++;
         this.remember(key, previous);
         return;

@@ -5,7 +5,7 @@ import { FakeApiServer } from '../testing/fake-api-server.js';
 import { waitFor } from '../testing/wait-for.js';
 import { Client } from '../rest/client.js';
 import { ApiError } from '../../machinery/api-error.js';
-import { runLeaderElection, type LeaderElectionOptions } from './leader-election.js';
+import { LEADER_ELECTION_DEFAULTS, leaderElectionTimings, runLeaderElection, type LeaderElectionOptions } from './leader-election.js';
 
 let server: FakeApiServer;
 let client: Client;
@@ -94,4 +94,43 @@ test('an expired lease of a dead holder is taken over', async () => {
   assert.equal(lease('three').spec?.leaseTransitions, 5);
   c.ac.abort();
   await c.done;
+});
+
+test('defaults are upstream\'s 15 s lease, 10 s renew deadline, 2 s retry; the lease records 15 s', async () => {
+  assert.deepEqual(leaderElectionTimings({}), { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
+  assert.deepEqual({ ...LEADER_ELECTION_DEFAULTS }, { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
+  assert.deepEqual(leaderElectionTimings({ leaseDurationMs: 4000, renewDeadlineMs: 3000, retryPeriodMs: 500 }), { leaseDurationMs: 4000, renewDeadlineMs: 3000, retryPeriodMs: 500 });
+  assert.throws(() => leaderElectionTimings({ leaseDurationMs: 10_000 }), RangeError, 'renew deadline must be below the lease');
+  assert.throws(() => leaderElectionTimings({ retryPeriodMs: 10_000 }), RangeError, 'retry must be below the renew deadline');
+
+  // Nothing overridden: the first acquire happens at once and writes the default duration.
+  const ac = new AbortController();
+  let leading = false;
+  const done = runLeaderElection({
+    lease: { namespace: 'kube-system', name: 'defaults' },
+    identity: 'd',
+    client,
+    signal: ac.signal,
+    onStartedLeading: () => {
+      leading = true;
+    },
+  });
+  await waitFor(() => leading, 'd leads');
+  assert.equal(lease('defaults').spec?.leaseDurationSeconds, 15);
+  ac.abort();
+  await done;
+});
+
+test('a renew that hangs is abandoned at the renew deadline, before the lease could expire', async () => {
+  const timings = { leaseDurationMs: 1500, renewDeadlineMs: 600, retryPeriodMs: 100 };
+  const a = candidate('a', 'hang', { ...timings, releaseOnCancel: false });
+  await waitFor(() => a.state.leading, 'a leads');
+  server.stallNext((r) => r.url.pathname.endsWith('/leases/hang'), { times: 1000 });
+  const stalledAt = Date.now();
+  await a.done;
+  const heldFor = Date.now() - stalledAt;
+  server.clearFailures();
+  assert.equal(a.state.lostSignal, true);
+  // At most one retry period of sleep plus the deadline; far below the lease duration.
+  assert.ok(heldFor < timings.retryPeriodMs + timings.renewDeadlineMs + 200, `stepped down after ${heldFor}ms`);
 });

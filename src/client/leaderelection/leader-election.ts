@@ -28,6 +28,31 @@ export interface LeaderElectionOptions {
 
 const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
 
+export interface LeaderElectionTimings {
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+}
+
+/** client-go's and kube-controller-manager's defaults: 15 s lease, 10 s renew deadline, 2 s retry. */
+export const LEADER_ELECTION_DEFAULTS: Readonly<LeaderElectionTimings> = Object.freeze({ leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 });
+
+/**
+ * The timings an election runs with. The renew deadline must be shorter than
+ * the lease, or a leader that stopped renewing could still believe it leads
+ * when another candidate takes over.
+ */
+export function leaderElectionTimings(o: Partial<LeaderElectionTimings>): LeaderElectionTimings {
+  const t = {
+    leaseDurationMs: o.leaseDurationMs ?? LEADER_ELECTION_DEFAULTS.leaseDurationMs,
+    renewDeadlineMs: o.renewDeadlineMs ?? LEADER_ELECTION_DEFAULTS.renewDeadlineMs,
+    retryPeriodMs: o.retryPeriodMs ?? LEADER_ELECTION_DEFAULTS.retryPeriodMs,
+  };
+  if (t.renewDeadlineMs >= t.leaseDurationMs) throw new RangeError('leaseDuration must be greater than renewDeadline');
+  if (t.retryPeriodMs <= 0 || t.renewDeadlineMs <= t.retryPeriodMs) throw new RangeError('renewDeadline must be greater than retryPeriod, which must be positive');
+  return t;
+}
+
 /** metav1.MicroTime: RFC 3339 with microseconds. */
 function microTime(ms: number): string {
   return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
@@ -41,25 +66,22 @@ function microTime(ms: number): string {
  * onStartedLeading's work has returned).
  */
 export async function runLeaderElection(o: LeaderElectionOptions): Promise<void> {
-  const leaseDuration = o.leaseDurationMs ?? 15_000;
-  const renewDeadline = o.renewDeadlineMs ?? 10_000;
-  const retryPeriod = o.retryPeriodMs ?? 2_000;
-  if (renewDeadline >= leaseDuration) throw new RangeError('leaseDuration must be greater than renewDeadline');
+  const { leaseDurationMs: leaseDuration, renewDeadlineMs: renewDeadline, retryPeriodMs: retryPeriod } = leaderElectionTimings(o);
   const now = o.now ?? Date.now;
   const leases = o.client.resource<Lease>(LEASES).namespace(o.lease.namespace);
   let observed: { holder: string; renewTime: string; at: number } | undefined;
   let lastLeader = '';
 
-  const tryAcquireOrRenew = async (): Promise<boolean> => {
+  const tryAcquireOrRenew = async (signal: AbortSignal): Promise<boolean> => {
     const t = now();
     const spec = { holderIdentity: o.identity, leaseDurationSeconds: Math.max(1, Math.round(leaseDuration / 1000)), acquireTime: microTime(t), renewTime: microTime(t), leaseTransitions: 0 };
     let current: Lease;
     try {
-      current = await leases.get(o.lease.name, { signal: o.signal });
+      current = await leases.get(o.lease.name, { signal });
     } catch (err) {
       if (!isNotFound(err)) throw err;
       try {
-        await leases.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: o.lease.name, namespace: o.lease.namespace }, spec }, { signal: o.signal });
+        await leases.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: o.lease.name, namespace: o.lease.namespace }, spec }, { signal });
         return true;
       } catch (createErr) {
         if (isAlreadyExists(createErr)) return false;
@@ -86,7 +108,7 @@ export async function runLeaderElection(o: LeaderElectionOptions): Promise<void>
       },
     };
     try {
-      const updated = await leases.update(next, { signal: o.signal });
+      const updated = await leases.update(next, { signal });
       observed = { holder: o.identity, renewTime: updated.spec?.renewTime ?? '', at: t };
       return true;
     } catch (err) {
@@ -95,9 +117,11 @@ export async function runLeaderElection(o: LeaderElectionOptions): Promise<void>
     }
   };
 
-  const attempt = async (): Promise<boolean> => {
+  /** One try; `timeoutMs` bounds a renew so a hung request cannot outlast the renew deadline. */
+  const attempt = async (timeoutMs?: number): Promise<boolean> => {
+    const signal = timeoutMs === undefined ? o.signal : AbortSignal.any([o.signal, AbortSignal.timeout(Math.max(1, timeoutMs))]);
     try {
-      return await tryAcquireOrRenew();
+      return await tryAcquireOrRenew(signal);
     } catch (err) {
       if (!o.signal.aborted) o.onError?.(err);
       return false;
@@ -124,7 +148,7 @@ export async function runLeaderElection(o: LeaderElectionOptions): Promise<void>
     await sleep(retryPeriod, o.signal);
     const deadline = now() + renewDeadline;
     while (!o.signal.aborted) {
-      if (await attempt()) continue renewing;
+      if (await attempt(deadline - now())) continue renewing;
       if (now() + retryPeriod > deadline) break renewing;
       await sleep(retryPeriod, o.signal);
     }

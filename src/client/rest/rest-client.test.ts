@@ -177,3 +177,16 @@ test('token file is read for bearer auth; client rate limit delays bursts', asyn
 async function serverPort(): Promise<number> {
   return Number(new URL(client.rest.config.server).port);
 }
+
+test('rate limit: client-go defaults 5/10; Client options override the config; negative qps disables it', () => {
+  const limits = (c: Client) => (c.rest.limiter ? { qps: c.rest.limiter.qps, burst: c.rest.limiter.burst } : null);
+  const url = 'http://127.0.0.1:1';
+  const clients = [
+    new Client({ server: url }),
+    new Client({ server: url, qps: 20, burst: 40 }),
+    new Client({ server: url, qps: 20, burst: 40 }, { qps: 50, burst: 100 }),
+    new Client({ server: url }, { qps: -1 }),
+  ];
+  assert.deepEqual(clients.map(limits), [{ qps: 5, burst: 10 }, { qps: 20, burst: 40 }, { qps: 50, burst: 100 }, null]);
+  for (const c of clients) c.close();
+});

@@ -23,13 +23,32 @@ export interface RestRequest {
 export interface RestClientOptions {
   /** Sent as `skiff/<component>` in User-Agent. */
   component?: string;
-  /** Overrides the rate limiter built from config.qps/burst (null disables it). */
+  /**
+   * Client-side rate limit; overrides config.qps/burst. Defaults are client-go's
+   * 5 qps, burst 10, which suit one small controller; busy components (a
+   * controller manager, a scheduler) want more, e.g. 50/100. A negative qps
+   * disables limiting.
+   */
+  qps?: number;
+  burst?: number;
+  /** Overrides the rate limiter built from qps/burst (null disables it). */
   rateLimiter?: TokenBucket | null;
   /** How many times to retry an answer with Retry-After (429, 5xx); client-go uses 10. */
   maxRetries?: number;
 }
 
 const TOKEN_FILE_TTL_MS = 60_000;
+
+/** client-go's rest.Config defaults (DefaultQPS, DefaultBurst). */
+export const DEFAULT_QPS = 5;
+export const DEFAULT_BURST = 10;
+
+/** The token bucket for a qps/burst pair: unset or 0 means the defaults, a negative qps means none. */
+export function rateLimiterFor(qps: number | undefined, burst: number | undefined): TokenBucket | null {
+  const q = qps || DEFAULT_QPS;
+  if (q < 0) return null;
+  return new TokenBucket({ qps: q, burst: burst && burst > 0 ? burst : DEFAULT_BURST });
+}
 
 /**
  * HTTP(S) transport for the Kubernetes API: one keep-alive agent (connection
@@ -41,7 +60,8 @@ export class RestClient {
   private readonly agent: http.Agent;
   private readonly base: URL;
   private readonly userAgent: string;
-  private readonly limiter: TokenBucket | null;
+  /** The client-side rate limiter every request waits on (null: unlimited). */
+  readonly limiter: TokenBucket | null;
   private readonly maxRetries: number;
   private cachedToken?: { value: string; readAt: number };
 
@@ -50,13 +70,7 @@ export class RestClient {
     this.base = new URL(config.server);
     this.userAgent = `skiff/${options.component ?? 'client'}`;
     this.maxRetries = options.maxRetries ?? 10;
-    const qps = config.qps ?? 5;
-    this.limiter =
-      options.rateLimiter !== undefined
-        ? options.rateLimiter
-        : qps < 0
-          ? null
-          : new TokenBucket({ qps: qps || 5, burst: config.burst ?? 10 });
+    this.limiter = options.rateLimiter !== undefined ? options.rateLimiter : rateLimiterFor(options.qps ?? config.qps, options.burst ?? config.burst);
     this.agent =
       this.base.protocol === 'https:'
         ? new https.Agent({

@@ -53,6 +53,7 @@ export class FakeApiServer {
   watchesStarted = 0;
   private rv = 100;
   private compactedRv = 0;
+  private stalled: { match: (r: RecordedRequest) => boolean; times: number }[] = [];
   private injected: { match: (r: RecordedRequest) => boolean; error: ApiError; retryAfter?: number; times: number }[] = [];
 
   async start(): Promise<string> {
@@ -109,8 +110,14 @@ export class FakeApiServer {
     if (obj) this.remove(collection, key, obj);
   }
 
+  /** The next `times` requests matching `match` get no answer at all (a hung server) until the client gives up. */
+  stallNext(match: (r: RecordedRequest) => boolean, options: { times?: number } = {}): void {
+    this.stalled.push({ match, times: options.times ?? 1 });
+  }
+
   clearFailures(): void {
     this.injected = [];
+    this.stalled = [];
   }
 
   watcherCount(): number {
@@ -129,6 +136,11 @@ export class FakeApiServer {
     const url = new URL(req.url ?? '/', 'http://fake');
     const recorded: RecordedRequest = { method: req.method ?? 'GET', url, headers: req.headers, body: text ? JSON.parse(text) : undefined };
     this.requests.push(recorded);
+    const stall = this.stalled.find((st) => st.times > 0 && st.match(recorded));
+    if (stall) {
+      stall.times--;
+      return; // close() drops the connection
+    }
     try {
       const inj = this.injected.find((i) => i.times > 0 && i.match(recorded));
       if (inj) {

@@ -1,0 +1,98 @@
+import type { Node } from 'kubernetes-types/core/v1.js';
+import type { Client } from '../../client/rest/index.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../../client/rest/index.js';
+import { sleep } from '../../client/flowcontrol/sleep.js';
+import type { Logger } from '../../machinery/logger.js';
+import type { MachineInfo } from './machine-info.js';
+import { initialNode, nodeLabels, nodeStatus, statusChanged, type NodeConfig } from './node-status.js';
+
+export interface NodeStatusReporterOptions {
+  client: Client;
+  config: NodeConfig;
+  measure: () => MachineInfo;
+  logger: Logger;
+  /** How often to measure (upstream nodeStatusUpdateFrequency: 10 s). */
+  checkIntervalMs?: number;
+  /** Report even without changes this often (upstream nodeStatusReportFrequency: 5 min). */
+  reportIntervalMs?: number;
+}
+
+const NODES = { group: '', version: 'v1', resource: 'nodes' };
+
+/**
+ * Registers the Node and keeps its status current: measured every
+ * `checkIntervalMs`, written when it changed or when `reportIntervalMs` has
+ * passed. The Lease, not this status, is the liveness heartbeat.
+ */
+export class NodeStatusReporter {
+  private lastReported?: Node['status'];
+  private lastReportAt = 0;
+
+  constructor(private readonly opts: NodeStatusReporterOptions) {}
+
+  private get nodes() {
+    return this.opts.client.resource<Node>(NODES);
+  }
+
+  /** Creates the Node, or adopts an existing one and merges our labels into it. */
+  async register(signal: AbortSignal): Promise<Node> {
+    const info = this.opts.measure();
+    const desired = initialNode(info, this.opts.config);
+    for (;;) {
+      try {
+        const created = await this.nodes.create(desired, { signal });
+        this.opts.logger.info('registered node', { node: this.opts.config.nodeName });
+        return this.writeStatus(created, signal, true);
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+      }
+      try {
+        const existing = await this.nodes.get(this.opts.config.nodeName, { signal });
+        const labels = { ...existing.metadata?.labels, ...nodeLabels(info, this.opts.config) };
+        const updated = await this.nodes.update({ ...existing, metadata: { ...existing.metadata, labels } }, { signal });
+        this.opts.logger.info('node already registered; adopted it', { node: this.opts.config.nodeName });
+        return this.writeStatus(updated, signal, true);
+      } catch (err) {
+        if (!isConflict(err) && !isNotFound(err)) throw err;
+      }
+    }
+  }
+
+  /** Measures and reports until the signal aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    const every = this.opts.checkIntervalMs ?? 10_000;
+    while (!signal.aborted) {
+      await sleep(every, signal);
+      if (signal.aborted) break;
+      try {
+        await this.sync(signal);
+      } catch (err) {
+        if (!signal.aborted) this.opts.logger.warn('node status update failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
+  /** One measurement and, if needed, one status write. */
+  async sync(signal?: AbortSignal): Promise<void> {
+    const node = await this.nodes.get(this.opts.config.nodeName, { signal });
+    await this.writeStatus(node, signal, false);
+  }
+
+  private async writeStatus(node: Node, signal: AbortSignal | undefined, force: boolean): Promise<Node> {
+    let current = node;
+    for (let attempt = 0; ; attempt++) {
+      const status = nodeStatus(this.opts.measure(), this.opts.config, current.status);
+      const due = Date.now() - this.lastReportAt >= (this.opts.reportIntervalMs ?? 5 * 60_000);
+      if (!force && !due && !statusChanged(this.lastReported, status)) return current;
+      try {
+        const written = await this.nodes.updateStatus({ ...current, status }, { signal });
+        this.lastReported = status;
+        this.lastReportAt = Date.now();
+        return written;
+      } catch (err) {
+        if (!isConflict(err) || attempt >= 5) throw err;
+        current = await this.nodes.get(this.opts.config.nodeName, { signal });
+      }
+    }
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The kubelet's view of a container runtime, shaped like CRI's
+ * RuntimeService: a pod sandbox holds the pod's shared context (directory,
+ * namespaces, IP), containers run inside it. Implementations: ProcessRuntime
+ * (real host processes) and FakeRuntime (in memory, for tests).
+ */
+
+export interface Mount {
+  /** Where the container sees it. */
+  containerPath: string;
+  hostPath: string;
+  readOnly?: boolean;
+}
+
+export interface PodSandboxConfig {
+  uid: string;
+  name: string;
+  namespace: string;
+  hostname: string;
+  /** Directory for the pod's container log files. */
+  logDirectory: string;
+  labels?: Record<string, string>;
+}
+
+export interface PodSandboxStatus {
+  id: string;
+  podUid: string;
+  state: 'Ready' | 'NotReady';
+  /** The pod's own IP, when the runtime gives pods one. */
+  ip?: string;
+  createdAt: Date;
+}
+
+export interface ContainerConfig {
+  name: string;
+  /** Restart count the kubelet is creating; lets logs and status keep history apart. */
+  attempt: number;
+  image: string;
+  /** The full argv (command + args after `$(VAR)` expansion). */
+  argv: string[];
+  env: Record<string, string>;
+  workingDir?: string;
+  mounts: Mount[];
+  /** CRI-format log file for this container attempt. */
+  logPath: string;
+  /** Bytes; 0 or absent means unlimited. */
+  memoryLimit?: number;
+  /** Millicores; 0 or absent means unlimited. */
+  cpuLimitMillis?: number;
+  labels?: Record<string, string>;
+}
+
+export type ContainerState = 'Created' | 'Running' | 'Exited' | 'Unknown';
+
+export interface ContainerStatus {
+  id: string;
+  sandboxId: string;
+  name: string;
+  attempt: number;
+  image: string;
+  state: ContainerState;
+  createdAt: Date;
+  startedAt?: Date;
+  finishedAt?: Date;
+  exitCode?: number;
+  /** `Completed`, `Error` or `OOMKilled` once exited. */
+  reason?: string;
+  message?: string;
+  logPath: string;
+  pid?: number;
+  labels: Record<string, string>;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The runtime could not do what was asked; `reason` becomes the container's waiting reason. */
+export class RuntimeError extends Error {
+  override readonly name = 'RuntimeError';
+  constructor(
+    readonly reason: 'CreateContainerError' | 'RunContainerError' | 'CreatePodSandboxError' | 'NotFound',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface SandboxRuntime {
+  runPodSandbox(config: PodSandboxConfig): Promise<PodSandboxStatus>;
+  /** Stops every container of the sandbox (SIGKILL) and releases its namespaces. Idempotent. */
+  stopPodSandbox(id: string): Promise<void>;
+  /** Forgets a stopped sandbox and its containers. Idempotent. */
+  removePodSandbox(id: string): Promise<void>;
+  listPodSandboxes(): Promise<PodSandboxStatus[]>;
+}
+
+export interface ContainerRuntime {
+  createContainer(sandboxId: string, config: ContainerConfig): Promise<string>;
+  startContainer(id: string): Promise<void>;
+  /** SIGTERM, then SIGKILL after `timeoutSeconds`; resolves once the container has exited. */
+  stopContainer(id: string, timeoutSeconds: number): Promise<void>;
+  removeContainer(id: string): Promise<void>;
+  listContainers(filter?: { sandboxId?: string }): Promise<ContainerStatus[]>;
+  containerStatus(id: string): Promise<ContainerStatus>;
+  /** Runs a command inside the container's context and collects its output. */
+  execSync(id: string, argv: string[], timeoutMs: number): Promise<ExecResult>;
+}
+
+export interface RuntimeVersion {
+  runtimeName: string;
+  runtimeVersion: string;
+}
+
+export interface Runtime extends SandboxRuntime, ContainerRuntime {
+  version(): RuntimeVersion;
+  /** Fires when some container changed state (e.g. exited), so pod workers can resync promptly. */
+  onContainerEvent(listener: (status: ContainerStatus) => void): void;
+}

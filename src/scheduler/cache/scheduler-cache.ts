@@ -1,0 +1,208 @@
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
+import { sleep } from '../../client/flowcontrol/sleep.js';
+import type { NodeInfoLister } from '../framework/interface.js';
+import { NodeInfo } from '../framework/node-info.js';
+import { PodInfo, podKey } from '../framework/pod-info.js';
+
+export const ZONE_LABEL = 'topology.kubernetes.io/zone';
+const REGION_LABEL = 'topology.kubernetes.io/region';
+
+interface PodState {
+  info: PodInfo;
+  nodeName: string;
+  assumed: boolean;
+  /** Set once binding finished: an assumed pod the informer never confirms is dropped after it. */
+  deadline?: number;
+}
+
+export interface SchedulerCacheOptions {
+  /** How long an assumed, bound pod may wait for the informer to confirm it (default 30 s). */
+  assumedTtlMs?: number;
+  now?: () => number;
+}
+
+/**
+ * Nodes and the pods on them, fed by informers, plus "assumed" pods: counted
+ * the moment a node is chosen, so back-to-back decisions never overcommit a
+ * node while the binding is still on its way to the API server.
+ */
+export class SchedulerCache implements NodeInfoLister {
+  private readonly nodes = new Map<string, NodeInfo>();
+  private readonly pods = new Map<string, PodState>();
+  private readonly imageCounts = new Map<string, number>();
+  private nodeList?: NodeInfo[];
+  private readonly ttl: number;
+  private readonly now: () => number;
+
+  constructor(options: SchedulerCacheOptions = {}) {
+    this.ttl = options.assumedTtlMs ?? 30_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Nodes with a Node object, interleaved across zones so a partial scan still spreads. */
+  list(): readonly NodeInfo[] {
+    if (!this.nodeList) this.nodeList = this.buildNodeList();
+    return this.nodeList;
+  }
+
+  get(name: string): NodeInfo | undefined {
+    const ni = this.nodes.get(name);
+    return ni?.node ? ni : undefined;
+  }
+
+  imageNodeCount(image: string): number {
+    return this.imageCounts.get(image) ?? 0;
+  }
+
+  podCount(): number {
+    return this.pods.size;
+  }
+
+  addNode(node: Node): void {
+    const name = node.metadata?.name ?? '';
+    let ni = this.nodes.get(name);
+    if (!ni) this.nodes.set(name, (ni = new NodeInfo()));
+    if (ni.node) this.countImages(ni, -1);
+    const zoneChanged = !ni.node || zoneOf(ni.node) !== zoneOf(node);
+    ni.setNode(node);
+    this.countImages(ni, 1);
+    if (zoneChanged) this.nodeList = undefined;
+  }
+
+  updateNode(node: Node): void {
+    this.addNode(node);
+  }
+
+  removeNode(node: Node): void {
+    const name = node.metadata?.name ?? '';
+    const ni = this.nodes.get(name);
+    if (!ni) return;
+    if (ni.node) this.countImages(ni, -1);
+    // Pods still bound to a deleted node stay accounted until they go too.
+    if (ni.pods.length === 0) this.nodes.delete(name);
+    else ni.node = undefined;
+    this.nodeList = undefined;
+  }
+
+  /** The informer saw a bound pod: confirms an assumed one or adds it. */
+  addPod(pod: Pod): void {
+    const key = podKey(pod);
+    const state = this.pods.get(key);
+    if (state?.assumed) {
+      this.removeFromNode(state);
+      this.pods.delete(key);
+    } else if (state) {
+      this.removeFromNode(state);
+    }
+    this.addToNode(pod);
+  }
+
+  updatePod(pod: Pod): void {
+    this.addPod(pod);
+  }
+
+  removePod(pod: Pod): void {
+    const key = podKey(pod);
+    const state = this.pods.get(key);
+    if (!state) return;
+    this.removeFromNode(state);
+    this.pods.delete(key);
+  }
+
+  isAssumed(pod: Pod): boolean {
+    return this.pods.get(podKey(pod))?.assumed ?? false;
+  }
+
+  /** Counts a pod (with spec.nodeName set) on its node before the binding is written. */
+  assumePod(info: PodInfo): void {
+    if (this.pods.has(info.key)) throw new RangeError(`pod ${info.key} is already in the cache`);
+    const nodeName = info.pod.spec?.nodeName ?? '';
+    this.nodeFor(nodeName).addPod(info);
+    this.pods.set(info.key, { info, nodeName, assumed: true });
+  }
+
+  finishBinding(pod: Pod): void {
+    const state = this.pods.get(podKey(pod));
+    if (state?.assumed) state.deadline = this.now() + this.ttl;
+  }
+
+  /** Undoes an assumption whose binding failed. */
+  forgetPod(pod: Pod): void {
+    const key = podKey(pod);
+    const state = this.pods.get(key);
+    if (!state?.assumed) return;
+    this.removeFromNode(state);
+    this.pods.delete(key);
+  }
+
+  /** Drops assumed pods whose binding finished long ago but were never confirmed. */
+  cleanupExpired(): number {
+    const t = this.now();
+    let n = 0;
+    for (const [key, state] of this.pods) {
+      if (state.assumed && state.deadline !== undefined && state.deadline < t) {
+        this.removeFromNode(state);
+        this.pods.delete(key);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Runs cleanupExpired every second until the signal aborts. */
+  async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      await sleep(1000, signal);
+      this.cleanupExpired();
+    }
+  }
+
+  private addToNode(pod: Pod): void {
+    const nodeName = pod.spec?.nodeName ?? '';
+    const info = this.nodeFor(nodeName).addPod(pod);
+    this.pods.set(info.key, { info, nodeName, assumed: false });
+  }
+
+  private removeFromNode(state: PodState): void {
+    const ni = this.nodes.get(state.nodeName);
+    if (!ni) return;
+    ni.removePod(state.info.key);
+    if (!ni.node && ni.pods.length === 0) this.nodes.delete(state.nodeName);
+  }
+
+  private nodeFor(name: string): NodeInfo {
+    let ni = this.nodes.get(name);
+    if (!ni) this.nodes.set(name, (ni = new NodeInfo()));
+    return ni;
+  }
+
+  private countImages(ni: NodeInfo, delta: number): void {
+    for (const image of ni.images.keys()) {
+      const n = (this.imageCounts.get(image) ?? 0) + delta;
+      if (n <= 0) this.imageCounts.delete(image);
+      else this.imageCounts.set(image, n);
+    }
+  }
+
+  private buildNodeList(): NodeInfo[] {
+    const byZone = new Map<string, NodeInfo[]>();
+    for (const ni of this.nodes.values()) {
+      if (!ni.node) continue;
+      const z = zoneOf(ni.node);
+      let list = byZone.get(z);
+      if (!list) byZone.set(z, (list = []));
+      list.push(ni);
+    }
+    const zones = [...byZone.values()];
+    const out: NodeInfo[] = [];
+    for (let i = 0; out.length < zones.reduce((n, z) => n + z.length, 0); i++) {
+      for (const z of zones) if (i < z.length) out.push(z[i]);
+    }
+    return out;
+  }
+}
+
+function zoneOf(node: Node): string {
+  const l = node.metadata?.labels ?? {};
+  return `${l[REGION_LABEL] ?? ''}:${l[ZONE_LABEL] ?? ''}`;
+}

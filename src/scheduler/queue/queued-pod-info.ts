@@ -1,0 +1,13 @@
+import type { PodInfo } from '../framework/pod-info.js';
+
+/** A pod waiting in the scheduling queue, with its attempt history. */
+export interface QueuedPodInfo {
+  info: PodInfo;
+  /** When it (re-)entered the queue; orders pods of equal priority. */
+  timestamp: number;
+  /** When it was first added, for the end-to-end scheduling latency. */
+  initialAttemptTimestamp: number;
+  attempts: number;
+  /** Plugins that rejected it in the last attempt; only their events re-queue it. */
+  unschedulablePlugins: Set<string>;
+}

@@ -1,0 +1,232 @@
+import { fields, ProtoWriter } from './proto-wire.js';
+
+/**
+ * Encoders and decoders for the slice of etcd's v3 API (etcdserverpb and
+ * mvccpb) this backend uses. Field numbers follow etcd's rpc.proto and
+ * kv.proto; unknown fields are skipped, so newer servers stay compatible.
+ */
+
+const decoder = new TextDecoder();
+
+export interface EtcdKeyValue {
+  key: string;
+  value: Uint8Array;
+  createRevision: number;
+  modRevision: number;
+}
+
+/** Keys travel as bytes; strings are UTF-8 encoded. */
+export type KeyBytes = string | Uint8Array;
+
+export interface RangeRequest {
+  key: KeyBytes;
+  rangeEnd?: KeyBytes;
+  limit?: number;
+  revision?: number;
+  keysOnly?: boolean;
+  countOnly?: boolean;
+}
+
+export interface RangeResponse {
+  revision: number;
+  kvs: EtcdKeyValue[];
+  more: boolean;
+  count: number;
+}
+
+export type RequestOp =
+  | { range: RangeRequest }
+  | { put: { key: string; value: Uint8Array; prevKv?: boolean } }
+  | { deleteRange: { key: string; rangeEnd?: KeyBytes; prevKv?: boolean } };
+
+export type ResponseOp =
+  | { range: RangeResponse }
+  | { put: { prevKv?: EtcdKeyValue } }
+  | { deleteRange: { deleted: number; prevKvs: EtcdKeyValue[] } };
+
+/** compare `target` of `key` EQUAL to `value` (the only comparison we need). */
+export interface Compare {
+  key: string;
+  target: 'create' | 'mod';
+  value: number;
+}
+
+export interface TxnRequest {
+  compare: Compare[];
+  success: RequestOp[];
+  failure: RequestOp[];
+}
+
+export interface TxnResponse {
+  revision: number;
+  succeeded: boolean;
+  responses: ResponseOp[];
+}
+
+export interface WatchCreateRequest {
+  key: KeyBytes;
+  rangeEnd?: KeyBytes;
+  startRevision?: number;
+  prevKv?: boolean;
+  progressNotify?: boolean;
+}
+
+export interface EtcdEvent {
+  type: 'PUT' | 'DELETE';
+  kv: EtcdKeyValue;
+  prevKv?: EtcdKeyValue;
+}
+
+export interface WatchResponse {
+  revision: number;
+  watchId: number;
+  created: boolean;
+  canceled: boolean;
+  compactRevision: number;
+  cancelReason: string;
+  events: EtcdEvent[];
+}
+
+function rangeRequest(r: RangeRequest): ProtoWriter {
+  return new ProtoWriter()
+    .bytes(1, r.key, true)
+    .bytes(2, r.rangeEnd)
+    .uint(3, r.limit)
+    .uint(4, r.revision)
+    .uint(8, r.keysOnly)
+    .uint(9, r.countOnly);
+}
+
+export function encodeRangeRequest(r: RangeRequest): Uint8Array {
+  return rangeRequest(r).finish();
+}
+
+function requestOp(op: RequestOp): ProtoWriter {
+  const w = new ProtoWriter();
+  if ('range' in op) return w.message(1, rangeRequest(op.range));
+  if ('put' in op) return w.message(2, new ProtoWriter().bytes(1, op.put.key, true).bytes(2, op.put.value).uint(4, op.put.prevKv));
+  return w.message(3, new ProtoWriter().bytes(1, op.deleteRange.key, true).bytes(2, op.deleteRange.rangeEnd).uint(3, op.deleteRange.prevKv));
+}
+
+export function encodeTxnRequest(t: TxnRequest): Uint8Array {
+  const w = new ProtoWriter();
+  for (const c of t.compare) {
+    // result EQUAL (0) is the default; target CREATE = 1, MOD = 2; the oneof value must be present even when 0.
+    const cmp = new ProtoWriter().uint(2, c.target === 'create' ? 1 : 2).bytes(3, c.key, true);
+    cmp.uint(c.target === 'create' ? 5 : 6, c.value, true);
+    w.message(1, cmp);
+  }
+  for (const op of t.success) w.message(2, requestOp(op));
+  for (const op of t.failure) w.message(3, requestOp(op));
+  return w.finish();
+}
+
+export function encodeCompactionRequest(revision: number): Uint8Array {
+  return new ProtoWriter().uint(1, revision).finish();
+}
+
+export function encodeWatchCreate(r: WatchCreateRequest): Uint8Array {
+  const create = new ProtoWriter()
+    .bytes(1, r.key, true)
+    .bytes(2, r.rangeEnd)
+    .uint(3, r.startRevision)
+    .uint(4, r.progressNotify)
+    .uint(6, r.prevKv);
+  return new ProtoWriter().message(1, create).finish();
+}
+
+export function encodeWatchProgress(): Uint8Array {
+  return new ProtoWriter().message(3, new ProtoWriter()).finish();
+}
+
+/** The revision in a ResponseHeader. */
+function headerRevision(buf: Uint8Array): number {
+  for (const f of fields(buf)) if (f.field === 3) return f.num;
+  return 0;
+}
+
+/** Decodes the header of any response (field 1 is the header in all of them). */
+export function decodeHeaderRevision(buf: Uint8Array): number {
+  for (const f of fields(buf)) if (f.field === 1) return headerRevision(f.data);
+  return 0;
+}
+
+export function decodeKeyValue(buf: Uint8Array): EtcdKeyValue {
+  const kv: EtcdKeyValue = { key: '', value: new Uint8Array(0), createRevision: 0, modRevision: 0 };
+  for (const f of fields(buf)) {
+    if (f.field === 1) kv.key = decoder.decode(f.data);
+    else if (f.field === 2) kv.createRevision = f.num;
+    else if (f.field === 3) kv.modRevision = f.num;
+    // copied: the frame buffer it points into is reused by nobody, but values outlive the response
+    else if (f.field === 5) kv.value = Uint8Array.prototype.slice.call(f.data);
+  }
+  return kv;
+}
+
+export function decodeRangeResponse(buf: Uint8Array): RangeResponse {
+  const out: RangeResponse = { revision: 0, kvs: [], more: false, count: 0 };
+  for (const f of fields(buf)) {
+    if (f.field === 1) out.revision = headerRevision(f.data);
+    else if (f.field === 2) out.kvs.push(decodeKeyValue(f.data));
+    else if (f.field === 3) out.more = f.num !== 0;
+    else if (f.field === 4) out.count = f.num;
+  }
+  return out;
+}
+
+function decodeResponseOp(buf: Uint8Array): ResponseOp | undefined {
+  for (const f of fields(buf)) {
+    if (f.field === 1) return { range: decodeRangeResponse(f.data) };
+    if (f.field === 2) {
+      let prevKv: EtcdKeyValue | undefined;
+      for (const g of fields(f.data)) if (g.field === 2) prevKv = decodeKeyValue(g.data);
+      return { put: prevKv ? { prevKv } : {} };
+    }
+    if (f.field === 3) {
+      const out = { deleted: 0, prevKvs: [] as EtcdKeyValue[] };
+      for (const g of fields(f.data)) {
+        if (g.field === 2) out.deleted = g.num;
+        else if (g.field === 3) out.prevKvs.push(decodeKeyValue(g.data));
+      }
+      return { deleteRange: out };
+    }
+  }
+  return undefined;
+}
+
+export function decodeTxnResponse(buf: Uint8Array): TxnResponse {
+  const out: TxnResponse = { revision: 0, succeeded: false, responses: [] };
+  for (const f of fields(buf)) {
+    if (f.field === 1) out.revision = headerRevision(f.data);
+    else if (f.field === 2) out.succeeded = f.num !== 0;
+    else if (f.field === 3) {
+      const op = decodeResponseOp(f.data);
+      if (op) out.responses.push(op);
+    }
+  }
+  return out;
+}
+
+function decodeEvent(buf: Uint8Array): EtcdEvent {
+  const ev: EtcdEvent = { type: 'PUT', kv: decodeKeyValue(new Uint8Array(0)) };
+  for (const f of fields(buf)) {
+    if (f.field === 1) ev.type = f.num === 1 ? 'DELETE' : 'PUT';
+    else if (f.field === 2) ev.kv = decodeKeyValue(f.data);
+    else if (f.field === 3) ev.prevKv = decodeKeyValue(f.data);
+  }
+  return ev;
+}
+
+export function decodeWatchResponse(buf: Uint8Array): WatchResponse {
+  const out: WatchResponse = { revision: 0, watchId: 0, created: false, canceled: false, compactRevision: 0, cancelReason: '', events: [] };
+  for (const f of fields(buf)) {
+    if (f.field === 1) out.revision = headerRevision(f.data);
+    else if (f.field === 2) out.watchId = f.num;
+    else if (f.field === 3) out.created = f.num !== 0;
+    else if (f.field === 4) out.canceled = f.num !== 0;
+    else if (f.field === 5) out.compactRevision = f.num;
+    else if (f.field === 6) out.cancelReason = decoder.decode(f.data);
+    else if (f.field === 11) out.events.push(decodeEvent(f.data));
+  }
+  return out;
+}

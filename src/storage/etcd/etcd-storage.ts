@@ -1,0 +1,220 @@
+import { CompactedError, FutureRevisionError, UnavailableError } from '../errors.js';
+import type {
+  DeleteResult,
+  GetResult,
+  KeyValue,
+  ListOptions,
+  ListResult,
+  Storage,
+  WatchEvent,
+  WatchOptions,
+  WriteResult,
+} from '../storage.js';
+import type { RangeRequest, RangeResponse, RequestOp, TxnRequest, TxnResponse } from './etcd-messages.js';
+import {
+  decodeHeaderRevision,
+  decodeRangeResponse,
+  decodeTxnResponse,
+  encodeCompactionRequest,
+  encodeRangeRequest,
+  encodeTxnRequest,
+} from './etcd-messages.js';
+import { retryable, storageError } from './etcd-errors.js';
+import { watchEtcd } from './etcd-watch.js';
+import { GrpcConnection, type TlsMaterial } from './grpc-connection.js';
+import { keyAfter, prefixRangeEnd } from './key-range.js';
+
+export interface EtcdStorageOptions {
+  /** Client URLs of the members, e.g. ["http://127.0.0.1:2379"]. */
+  endpoints: string[];
+  tls?: TlsMaterial;
+  /** Deadline of one unary call. Default 10,000 ms. */
+  callTimeoutMs?: number;
+  /** Tries of a call that failed before reaching etcd (or of a read). Default 5. */
+  attempts?: number;
+  observe?: (op: string, seconds: number) => void;
+}
+
+const KV = '/etcdserverpb.KV/';
+
+/**
+ * Storage over etcd's v3 gRPC API. Keys are stored as given, so
+ * `etcdctl get --prefix /registry/pods` shows them. Guarded writes are
+ * single transactions (compare create_revision == 0 for creates, mod_revision
+ * for updates and deletes) whose failure branch reads the current value, so a
+ * lost race costs one round trip.
+ */
+export class EtcdStorage implements Storage {
+  private readonly connection: GrpcConnection;
+  private readonly closing = new AbortController();
+  /** The newest header revision seen: every write issued later gets a higher one. */
+  private seenRevision = 0;
+  /** etcd does not report its compacted revision; this is the newest one we compacted or were told of. */
+  private compacted = 0;
+
+  constructor(private readonly opts: EtcdStorageOptions) {
+    this.connection = new GrpcConnection({ endpoints: opts.endpoints, ...(opts.tls ? { tls: opts.tls } : {}) });
+  }
+
+  async currentRevision(): Promise<number> {
+    const response = await this.range('revision', { key: '\0', countOnly: true });
+    return response.revision;
+  }
+
+  async compactedRevision(): Promise<number> {
+    return this.compacted;
+  }
+
+  async get(key: string): Promise<GetResult> {
+    const response = await this.range('get', { key });
+    const kv = response.kvs[0];
+    return kv ? { kv, revision: response.revision } : { revision: response.revision };
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    const from = opts.startAfter !== undefined && Buffer.compare(Buffer.from(opts.startAfter), Buffer.from(prefix)) >= 0 ? keyAfter(opts.startAfter) : prefix;
+    const response = await this.range('list', {
+      key: from,
+      rangeEnd: prefixRangeEnd(prefix),
+      ...(opts.limit ? { limit: opts.limit } : {}),
+      ...(opts.revision ? { revision: opts.revision } : {}),
+    });
+    return {
+      kvs: response.kvs,
+      revision: opts.revision || response.revision,
+      more: response.more,
+      remaining: Math.max(0, response.count - response.kvs.length),
+    };
+  }
+
+  async count(prefix: string): Promise<number> {
+    return (await this.range('count', { key: prefix, rangeEnd: prefixRangeEnd(prefix), countOnly: true })).count;
+  }
+
+  async create(key: string, value: Uint8Array): Promise<WriteResult> {
+    const txn = await this.txn('create', {
+      compare: [{ key, target: 'create', value: 0 }],
+      success: [{ put: { key, value } }],
+      failure: [{ range: { key } }],
+    });
+    if (txn.succeeded) return { succeeded: true, revision: txn.revision, kv: { key, value, createRevision: txn.revision, modRevision: txn.revision } };
+    return this.failedWrite(txn);
+  }
+
+  async update(key: string, value: Uint8Array, expectedModRevision: number): Promise<WriteResult> {
+    const txn = await this.txn('update', {
+      compare: [{ key, target: 'mod', value: expectedModRevision }],
+      success: [{ put: { key, value, prevKv: true } }],
+      failure: [{ range: { key } }],
+    });
+    if (!txn.succeeded) return this.failedWrite(txn);
+    const put = txn.responses[0];
+    const createRevision = put && 'put' in put && put.put.prevKv ? put.put.prevKv.createRevision : txn.revision;
+    return { succeeded: true, revision: txn.revision, kv: { key, value, createRevision, modRevision: txn.revision } };
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<DeleteResult> {
+    const remove: RequestOp = { deleteRange: { key, prevKv: true } };
+    const txn = await this.txn('delete', expectedModRevision === undefined
+      ? { compare: [], success: [remove], failure: [] }
+      : { compare: [{ key, target: 'mod', value: expectedModRevision }], success: [remove], failure: [{ range: { key } }] });
+    if (!txn.succeeded) return this.failedWrite(txn);
+    const op = txn.responses[0];
+    const prev = op && 'deleteRange' in op ? op.deleteRange.prevKvs[0] : undefined;
+    // Nothing was there to delete: etcd still bumps nothing, and the caller gets "missing".
+    if (!prev) return { succeeded: false, revision: txn.revision };
+    return { succeeded: true, revision: txn.revision, prev };
+  }
+
+  watch(prefix: string, opts: WatchOptions): AsyncIterable<WatchEvent> {
+    // "From now" is pinned at call time: any write issued after this call gets a revision above one already seen.
+    const startRevision = opts.startRevision > 0 ? opts.startRevision : this.seenRevision > 0 ? this.seenRevision + 1 : 0;
+    const signal = AbortSignal.any([opts.signal, this.closing.signal]);
+    return {
+      [Symbol.asyncIterator]: () =>
+        watchEtcd(this.connection, {
+          prefix,
+          startRevision,
+          signal,
+          onRevision: (revision) => this.sawRevision(revision),
+          onCompacted: (revision) => (this.compacted = Math.max(this.compacted, revision)),
+        }),
+    };
+  }
+
+  async compact(revision: number): Promise<void> {
+    const started = performance.now();
+    const current = await this.currentRevision();
+    if (revision > current) throw new FutureRevisionError(revision, current);
+    if (revision <= this.compacted) return;
+    try {
+      const response = await this.call('compact', 'Compact', encodeCompactionRequest(revision), true);
+      this.sawRevision(decodeHeaderRevision(response));
+    } catch (err) {
+      const mapped = storageError(err, this.context(revision));
+      // Another API server compacted past this revision already: the goal is reached.
+      if (!(mapped instanceof CompactedError)) throw mapped;
+    }
+    this.compacted = Math.max(this.compacted, revision);
+    this.opts.observe?.('compact', (performance.now() - started) / 1000);
+  }
+
+  async close(): Promise<void> {
+    this.closing.abort();
+    this.connection.close();
+  }
+
+  private async range(op: string, request: RangeRequest): Promise<RangeResponse> {
+    const started = performance.now();
+    try {
+      const response = decodeRangeResponse(await this.call(op, 'Range', encodeRangeRequest(request), false, request.revision));
+      this.sawRevision(response.revision);
+      return response;
+    } finally {
+      this.opts.observe?.(op, (performance.now() - started) / 1000);
+    }
+  }
+
+  private async txn(op: string, request: TxnRequest): Promise<TxnResponse> {
+    const started = performance.now();
+    try {
+      const response = decodeTxnResponse(await this.call(op, 'Txn', encodeTxnRequest(request), true));
+      this.sawRevision(response.revision);
+      return response;
+    } finally {
+      this.opts.observe?.(op, (performance.now() - started) / 1000);
+    }
+  }
+
+  /** A failed guard: the failure branch read the current value (absent when the key is missing). */
+  private failedWrite(txn: TxnResponse): { succeeded: false; revision: number; current?: KeyValue } {
+    const read = txn.responses[0];
+    const current = read && 'range' in read ? read.range.kvs[0] : undefined;
+    return current ? { succeeded: false, revision: txn.revision, current } : { succeeded: false, revision: txn.revision };
+  }
+
+  private async call(_op: string, method: string, request: Uint8Array, mutating: boolean, requestedRevision?: number): Promise<Uint8Array> {
+    const attempts = this.opts.attempts ?? 5;
+    for (let attempt = 1; ; attempt++) {
+      if (this.closing.signal.aborted) throw new UnavailableError('etcd storage is closed');
+      try {
+        return await this.connection.unary(KV + method, request, this.opts.callTimeoutMs ?? 10_000);
+      } catch (err) {
+        if (attempt >= attempts || !retryable(err, mutating)) throw storageError(err, this.context(requestedRevision));
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 50));
+      }
+    }
+  }
+
+  private context(requestedRevision?: number) {
+    return {
+      ...(requestedRevision !== undefined ? { requestedRevision } : {}),
+      compactedRevision: this.compacted,
+      currentRevision: this.seenRevision,
+    };
+  }
+
+  private sawRevision(revision: number): void {
+    if (revision > this.seenRevision) this.seenRevision = revision;
+  }
+}

@@ -1,0 +1,4 @@
+export { EtcdStorage, type EtcdStorageOptions } from './etcd-storage.js';
+export { parseEtcdEndpoints } from './etcd-endpoints.js';
+export { UsageError as EtcdUsageError } from './usage-error.js';
+export type { TlsMaterial } from './grpc-connection.js';

@@ -1,0 +1,4 @@
+/** A malformed etcd storage specification. */
+export class UsageError extends Error {
+  override readonly name = 'EtcdUsageError';
+}
