@@ -61,6 +61,13 @@ export interface WatchOptions {
   /** Deliver every event with revision >= startRevision (etcd semantics). 0: from now on. */
   startRevision: number;
   signal: AbortSignal;
+  /**
+   * Optional: told a revision R once every event under the prefix up to R has
+   * been delivered by this watch (etcd progress notifications). A watch cache
+   * uses it to prove it is fresh while only other keys change. Backends
+   * without such notifications never call it.
+   */
+  onProgress?: (revision: number) => void;
 }
 
 export interface Storage {
@@ -84,6 +91,8 @@ export interface Storage {
    * WatchClosedError when the watcher falls too far behind. Ends when the signal aborts.
    */
   watch(prefix: string, opts: WatchOptions): AsyncIterable<WatchEvent>;
+  /** Optional: asks every open watch with `onProgress` to report its progress soon. */
+  requestWatchProgress?(): void;
   /** Discards history older than `revision`, keeping the latest value of every live key. */
   compact(revision: number): Promise<void>;
   close(): Promise<void>;

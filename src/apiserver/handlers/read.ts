@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../api/object.js';
-import { writeBody } from '../http/respond.js';
+import { writeBody, writeJsonText } from '../http/respond.js';
 import { selectionFrom } from '../selection.js';
 import { intParam, type RequestScope } from './scope.js';
 import { render, renderList } from './render.js';
@@ -12,13 +12,22 @@ export async function handleGet(scope: RequestScope): Promise<void> {
 export async function handleList(scope: RequestScope): Promise<void> {
   const { query } = scope;
   const selection = selectionFrom(query, scope.store.strategy);
+  const raw = scope.rendering.kind === 'json' && !selection.filter;
   const list = await scope.store.list(scope.info.namespace, {
     ...selection,
+    raw,
     limit: intParam(query, 'limit'),
     continue: query.get('continue') ?? undefined,
     resourceVersion: query.get('resourceVersion') ?? undefined,
     resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
   });
+  if (list.rawItems) {
+    // items are already JSON text: assemble the list around them
+    const { items: _items, rawItems, ...head } = list;
+    const prefix = JSON.stringify(head).slice(0, -1);
+    writeJsonText(scope.res, 200, `${prefix},"items":[${rawItems.join(',')}]}`);
+    return;
+  }
   writeBody(scope.res, 200, ...renderList(scope, list));
 }
 

@@ -57,6 +57,13 @@ export function writeBody(res: ServerResponse, code: number, body: unknown, rend
   res.end(buf);
 }
 
+/** Writes JSON that is already serialized. */
+export function writeJsonText(res: ServerResponse, code: number, json: string): void {
+  const buf = Buffer.from(json);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': String(buf.length) });
+  res.end(buf);
+}
+
 /** The one place errors become HTTP responses. */
 export function writeError(res: ServerResponse, err: ApiError): void {
   if (res.headersSent) {

@@ -16,7 +16,7 @@ import { applyDefaults } from '../../api/defaults/index.js';
 import { listSchemaForKind, setManagedFields, updateManagedFields, type ListSchema } from '../../machinery/managedfields/index.js';
 import { CompactedError, FutureRevisionError } from '../../storage/errors.js';
 import type { KeyValue, Storage } from '../../storage/storage.js';
-import { decodeObject, encodeObject } from './codec.js';
+import { decodeObject, encodedJson, encodeObject } from './codec.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { deepEqual } from './deep-equal.js';
 import type { Strategy } from './strategy.js';
@@ -100,7 +100,12 @@ export class RegistryStore {
     return decodeObject(kv);
   }
 
-  async list(namespace: string, params: ListParams): Promise<KubeList> {
+  /**
+   * Lists objects. With `raw` (and no filter) the items come back as their
+   * JSON text in `rawItems` instead of `items`, never parsed: the fast path
+   * for plain JSON lists.
+   */
+  async list(namespace: string, params: ListParams & { raw?: boolean }): Promise<KubeList & { rawItems?: string[] }> {
     const prefix = this.prefix(namespace);
     let revision = 0;
     let startAfter: string | undefined;
@@ -113,24 +118,30 @@ export class RegistryStore {
     }
     const limit = params.limit && params.limit > 0 ? params.limit : undefined;
     const items: KubeObject[] = [];
+    const rawItems: string[] = [];
+    const raw = params.raw === true && !params.filter;
     let more = false;
     let lastKey = '';
     let remaining: number | undefined;
     for (;;) {
       const page = await this.storage
-        .list(prefix, { revision, limit: limit ? Math.max(limit - items.length, 1) : undefined, startAfter })
+        .list(prefix, { revision, limit: limit ? Math.max(limit - items.length - rawItems.length, 1) : undefined, startAfter })
         .catch((err: unknown) => this.mapReadError(err, Boolean(params.continue)));
       revision = page.revision;
       let i = 0;
-      for (; i < page.kvs.length && !(limit && items.length >= limit); i++) {
+      for (; i < page.kvs.length && !(limit && items.length + rawItems.length >= limit); i++) {
         const kv = page.kvs[i];
         lastKey = kv.key;
+        if (raw) {
+          rawItems.push(encodedJson(kv));
+          continue;
+        }
         const obj = decodeObject(kv);
         if (!params.filter || params.filter(obj)) items.push(obj);
       }
       more = i < page.kvs.length || page.more;
       remaining = page.remaining !== undefined ? page.remaining + (page.kvs.length - i) : undefined;
-      if (!more || (limit && items.length >= limit)) break;
+      if (!more || (limit && items.length + rawItems.length >= limit)) break;
       startAfter = lastKey;
     }
     const metadata: KubeList['metadata'] = { resourceVersion: String(revision) };
@@ -138,7 +149,8 @@ export class RegistryStore {
       metadata.continue = encodeContinue({ rv: revision, start: lastKey.slice(prefix.length) });
       if (!params.filtered && remaining !== undefined) metadata.remainingItemCount = remaining;
     }
-    return { apiVersion: apiVersionOf(this.info), kind: this.info.listKind, metadata, items };
+    const list = { apiVersion: apiVersionOf(this.info), kind: this.info.listKind, metadata, items };
+    return raw ? { ...list, rawItems } : list;
   }
 
   /** The revision a list without a continue token reads at (0: the current one). */

@@ -18,7 +18,9 @@ import {
   encodeCompactionRequest,
   encodeRangeRequest,
   encodeTxnRequest,
+  encodeWatchProgress,
 } from './etcd-messages.js';
+import type { GrpcStream } from './grpc-stream.js';
 import { retryable, storageError } from './etcd-errors.js';
 import { watchEtcd } from './etcd-watch.js';
 import { GrpcConnection, type TlsMaterial } from './grpc-connection.js';
@@ -51,6 +53,8 @@ export class EtcdStorage implements Storage {
   private seenRevision = 0;
   /** etcd does not report its compacted revision; this is the newest one we compacted or were told of. */
   private compacted = 0;
+  /** Watch streams whose owner wants progress notifications. */
+  private readonly progressStreams = new Set<GrpcStream>();
 
   constructor(private readonly opts: EtcdStorageOptions) {
     this.connection = new GrpcConnection({ endpoints: opts.endpoints, ...(opts.tls ? { tls: opts.tls } : {}) });
@@ -138,8 +142,14 @@ export class EtcdStorage implements Storage {
           signal,
           onRevision: (revision) => this.sawRevision(revision),
           onCompacted: (revision) => (this.compacted = Math.max(this.compacted, revision)),
+          ...(opts.onProgress ? { onProgress: opts.onProgress, streams: this.progressStreams } : {}),
         }),
     };
+  }
+
+  requestWatchProgress(): void {
+    // etcd answers on each stream once its watchers are synced (etcd >= 3.4).
+    for (const stream of this.progressStreams) stream.send(encodeWatchProgress());
   }
 
   async compact(revision: number): Promise<void> {

@@ -3,6 +3,7 @@ import type { KeyValue, WatchEvent } from '../storage.js';
 import type { EtcdEvent } from './etcd-messages.js';
 import { decodeWatchResponse, encodeWatchCreate } from './etcd-messages.js';
 import type { GrpcConnection } from './grpc-connection.js';
+import type { GrpcStream } from './grpc-stream.js';
 import { GrpcCode, GrpcError } from './grpc-error.js';
 import { prefixRangeEnd } from './key-range.js';
 
@@ -14,6 +15,9 @@ export interface EtcdWatchOptions {
   /** Told of every response's header revision and of compactions etcd reports. */
   onRevision(revision: number): void;
   onCompacted(revision: number): void;
+  /** Progress notifications (see WatchOptions.onProgress); the live stream is registered in `streams` meanwhile. */
+  onProgress?: (revision: number) => void;
+  streams?: Set<GrpcStream>;
   /** Longest pause between reconnect attempts. Default 2,000 ms. */
   maxBackoffMs?: number;
 }
@@ -55,6 +59,14 @@ export async function* watchEtcd(connection: GrpcConnection, opts: EtcdWatchOpti
           failures = 0;
           // "Now" is pinned at creation, so a reconnect resumes after it rather than at a later "now".
           if (next === 0) next = response.revision + 1;
+          if (opts.onProgress) opts.streams?.add(call);
+          continue;
+        }
+        // An empty response is a progress notification: every event up to its revision was sent.
+        // The generator only reads it after the consumer took every earlier event, so reporting it now is in order.
+        if (response.events.length === 0) {
+          opts.onProgress?.(response.revision);
+          continue;
         }
         for (const event of response.events) {
           next = event.kv.modRevision + 1;
@@ -69,6 +81,7 @@ export async function* watchEtcd(connection: GrpcConnection, opts: EtcdWatchOpti
       await backoff(++failures, opts);
     } finally {
       opts.signal.removeEventListener('abort', cancel);
+      opts.streams?.delete(call);
       call.cancel();
     }
   }

@@ -40,6 +40,7 @@ export class GrpcStream implements AsyncIterableIterator<Uint8Array> {
   }
 
   send(message: Uint8Array): void {
+    if (this.stream.destroyed || this.stream.writableEnded) return;
     const frame = Buffer.allocUnsafe(5 + message.length);
     frame[0] = 0;
     frame.writeUInt32BE(message.length, 1);

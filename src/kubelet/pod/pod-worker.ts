@@ -1,0 +1,337 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Container, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
+import type { Logger } from '../../machinery/logger.js';
+import { Quantity } from '../../machinery/quantity.js';
+import { ProbeWorker, type ProbeType } from '../probes/probe-worker.js';
+import { RuntimeError, type Runtime } from '../runtime/runtime.js';
+import { setUpVolumes, type VolumePaths } from '../volumes/volume-builder.js';
+import { ContainerConfigError, containerArgv, containerEnv, type ObjectSource } from './container-env.js';
+import { podStatus, willRestart, type ContainerRecord } from './pod-status.js';
+import { RestartBackoff } from './restart-backoff.js';
+
+export interface PodWorkerDeps {
+  runtime: Runtime;
+  objects: ObjectSource;
+  rootDir: string;
+  hostIP: string;
+  allocatable: () => Record<string, string>;
+  logger: Logger;
+  /** Writes the pod's status to the API server. */
+  writeStatus(pod: Pod, status: PodStatus): Promise<void>;
+  /** Confirms a graceful deletion once everything has stopped. */
+  confirmDeletion(pod: Pod): Promise<void>;
+}
+
+interface Record_ extends ContainerRecord {
+  probes?: AbortController;
+  liveness?: ProbeWorker;
+  readiness?: ProbeWorker;
+  startup?: ProbeWorker;
+  backoff: RestartBackoff;
+  startupFailed?: boolean;
+}
+
+/**
+ * Converges one pod: each `sync()` compares the desired pod with what runs
+ * and takes the next steps (sandbox, volumes, init containers in order,
+ * containers under the restart policy, probes), then reports status. Syncs
+ * are level-triggered and serialized; `request()` coalesces triggers.
+ */
+export class PodWorker {
+  private pod: Pod;
+  private gone = false;
+  private sandboxId?: string;
+  private podIP?: string;
+  private readonly records = new Map<string, Record_>();
+  private dirty = false;
+  private loop?: Promise<void>;
+  private timer?: NodeJS.Timeout;
+  private timerAt = 0;
+  private lastStatus = '';
+  private finished = false;
+  private readonly startTime = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+  constructor(pod: Pod, private readonly deps: PodWorkerDeps) {
+    this.pod = pod;
+  }
+
+  get uid(): string {
+    return this.pod.metadata?.uid ?? '';
+  }
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  update(pod: Pod): void {
+    this.pod = pod;
+    this.request();
+  }
+
+  /** The pod vanished from the API server (force-deleted): tear down without confirming. */
+  remove(): void {
+    this.gone = true;
+    this.request();
+  }
+
+  /** Names the container (for logs) → the record. */
+  container(name: string): ContainerRecord | undefined {
+    return this.records.get(name);
+  }
+
+  /** Schedules a sync; returns a promise settled when the worker is idle. */
+  request(): Promise<void> {
+    this.dirty = true;
+    this.loop ??= this.drain().finally(() => (this.loop = undefined));
+    return this.loop;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.dirty && !this.finished) {
+      this.dirty = false;
+      try {
+        await this.sync();
+      } catch (err) {
+        this.deps.logger.warn('pod sync failed', { pod: this.key(), error: err instanceof Error ? err.message : String(err) });
+        this.later(1000);
+      }
+    }
+  }
+
+  /** Schedules a resync in `ms`, unless one is already due sooner. */
+  private later(ms: number): void {
+    const at = Date.now() + ms;
+    if (this.timer && this.timerAt > Date.now() && this.timerAt <= at) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => void this.request(), ms);
+    this.timer.unref?.();
+  }
+
+  private key(): string {
+    return `${this.pod.metadata?.namespace}/${this.pod.metadata?.name}`;
+  }
+
+  private podDir(): string {
+    return join(this.deps.rootDir, 'pods', this.uid);
+  }
+
+  private recordsInOrder(): Record_[] {
+    const spec = this.pod.spec;
+    const all: [Container, boolean][] = [...(spec?.initContainers ?? []).map((c): [Container, boolean] => [c, true]), ...(spec?.containers ?? []).map((c): [Container, boolean] => [c, false])];
+    return all.map(([c, init]) => {
+      let r = this.records.get(c.name);
+      if (!r) {
+        r = { spec: c, init, restartCount: 0, ready: false, started: false, backoff: new RestartBackoff() };
+        this.records.set(c.name, r);
+      }
+      r.spec = c;
+      return r;
+    });
+  }
+
+  async sync(): Promise<void> {
+    if (this.gone || this.pod.metadata?.deletionTimestamp) return this.terminate();
+    const records = this.recordsInOrder();
+    for (const r of records) if (r.current) r.current = await this.deps.runtime.containerStatus(r.current.id).catch(() => r.current);
+    const phase = this.pod.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') {
+      await this.stopAll(0);
+      return this.report(records);
+    }
+    if (!this.sandboxId) {
+      const sb = await this.deps.runtime.runPodSandbox({
+        uid: this.uid, name: this.pod.metadata?.name ?? '', namespace: this.pod.metadata?.namespace ?? 'default',
+        hostname: this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '', logDirectory: join(this.podDir(), 'logs'),
+      });
+      this.sandboxId = sb.id;
+      this.podIP = sb.ip ?? this.deps.hostIP;
+    }
+    let volumes: VolumePaths;
+    try {
+      mkdirSync(this.podDir(), { recursive: true });
+      volumes = setUpVolumes({ pod: this.pod, podDir: this.podDir(), objects: this.deps.objects, allocatable: this.deps.allocatable() });
+    } catch (err) {
+      if (!(err instanceof ContainerConfigError)) throw err;
+      for (const r of records) if (r.current?.state !== 'Running') r.waiting = { reason: 'CreateContainerConfigError', message: err.message };
+      this.later(2000);
+      return this.report(records);
+    }
+    const inits = records.filter((r) => r.init);
+    let initsDone = true;
+    for (const r of inits) {
+      if (r.current?.state === 'Exited' && r.current.exitCode === 0) continue;
+      initsDone = false;
+      if (r.current?.state !== 'Running') await this.maybeStart(r, volumes);
+      break;
+    }
+    if (initsDone) for (const r of records.filter((x) => !x.init)) await this.maybeStart(r, volumes);
+    await this.report(records);
+    // level-triggered safety net: volumes refresh and missed events heal on this period
+    this.later(10_000);
+  }
+
+  /** Starts (or restarts, honouring policy and CrashLoopBackOff) one container that is not running. */
+  private async maybeStart(r: Record_, volumes: VolumePaths): Promise<void> {
+    if (r.current?.state === 'Running') {
+      if (r.liveness && !r.liveness.ok) await this.restartUnhealthy(r, 'liveness');
+      else if (r.startup && !r.startup.ok && r.startupFailed) await this.restartUnhealthy(r, 'startup');
+      return;
+    }
+    if (r.current?.state === 'Exited') {
+      const restart = r.init ? r.current.exitCode !== 0 && (this.pod.spec?.restartPolicy ?? 'Always') !== 'Never' : willRestart(this.pod, r.current);
+      if (!restart) {
+        r.waiting = undefined;
+        return;
+      }
+      const ranFor = (r.current.finishedAt?.getTime() ?? 0) - (r.current.startedAt?.getTime() ?? 0);
+      const wait = r.backoff.next(r.current.finishedAt ?? new Date(), ranFor);
+      if (wait > 0) {
+        r.waiting = { reason: 'CrashLoopBackOff', message: `back-off ${Math.round(r.backoff.current / 1000)}s restarting failed container=${r.spec.name} pod=${this.pod.metadata?.name}_${this.pod.metadata?.namespace}(${this.uid})` };
+        this.later(wait);
+        return;
+      }
+    }
+    await this.start(r, volumes);
+  }
+
+  private async start(r: Record_, volumes: VolumePaths): Promise<void> {
+    const attempt = r.current ? r.restartCount + 1 : r.restartCount;
+    let env: Record<string, string>;
+    try {
+      env = containerEnv(r.spec, { pod: this.pod, objects: this.deps.objects, allocatable: this.deps.allocatable() });
+    } catch (err) {
+      if (!(err instanceof ContainerConfigError)) throw err;
+      r.waiting = { reason: 'CreateContainerConfigError', message: err.message };
+      this.later(2000);
+      return;
+    }
+    const full = { HOSTNAME: this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '', ...env };
+    const limits = r.spec.resources?.limits ?? {};
+    try {
+      const id = await this.deps.runtime.createContainer(this.sandboxId!, {
+        name: r.spec.name,
+        attempt,
+        image: r.spec.image ?? '',
+        argv: containerArgv(r.spec, full),
+        env: full,
+        workingDir: r.spec.workingDir,
+        mounts: (r.spec.volumeMounts ?? []).flatMap((m) => {
+          const host = volumes.get(m.name);
+          return host ? [{ containerPath: m.mountPath, hostPath: m.subPath ? join(host, m.subPath) : host, readOnly: m.readOnly }] : [];
+        }),
+        logPath: join(this.podDir(), 'logs', r.spec.name, `${attempt}.log`),
+        memoryLimit: limits.memory ? Quantity.parse(String(limits.memory)).value() : undefined,
+        cpuLimitMillis: limits.cpu ? Quantity.parse(String(limits.cpu)).milliValue() : undefined,
+        labels: { 'io.kubernetes.pod.uid': this.uid, 'io.kubernetes.container.name': r.spec.name },
+      });
+      mkdirSync(join(this.podDir(), 'logs', r.spec.name), { recursive: true });
+      await this.deps.runtime.startContainer(id);
+      if (r.current) {
+        if (r.last?.id !== r.current.id) await this.deps.runtime.removeContainer(r.last?.id ?? '').catch(() => undefined);
+        r.last = r.current;
+      }
+      r.restartCount = attempt;
+      r.current = await this.deps.runtime.containerStatus(id);
+      r.waiting = undefined;
+      this.startProbes(r);
+    } catch (err) {
+      if (!(err instanceof RuntimeError)) throw err;
+      r.waiting = { reason: err.reason === 'CreateContainerError' ? 'CreateContainerError' : 'RunContainerError', message: err.message };
+      this.later(5000);
+    }
+  }
+
+  private startProbes(r: Record_): void {
+    r.probes?.abort();
+    r.probes = new AbortController();
+    r.ready = !r.spec.readinessProbe;
+    r.started = !r.spec.startupProbe;
+    r.liveness = r.readiness = r.startup = undefined;
+    r.startupFailed = false;
+    const startedAt = r.current?.startedAt ?? new Date();
+    const id = r.current!.id;
+    const target = { host: this.podIP ?? this.deps.hostIP, container: r.spec, exec: (argv: string[], t: number) => this.deps.runtime.execSync(id, argv, t) };
+    const make = (type: ProbeType): ProbeWorker | undefined => {
+      const probe = type === 'liveness' ? r.spec.livenessProbe : type === 'readiness' ? r.spec.readinessProbe : r.spec.startupProbe;
+      if (!probe) return undefined;
+      const w = new ProbeWorker({
+        type, probe, target, startedAt,
+        started: () => r.started,
+        onChange: (ok, result) => {
+          if (type === 'readiness') r.ready = ok;
+          if (type === 'startup') {
+            r.started = ok;
+            if (!ok) r.startupFailed = true;
+          }
+          if (!ok) this.deps.logger.info(`${type} probe failed`, { pod: this.key(), container: r.spec.name, message: result.message });
+          void this.request();
+        },
+      });
+      void w.run(r.probes!.signal);
+      return w;
+    };
+    r.startup = make('startup');
+    r.liveness = make('liveness');
+    r.readiness = make('readiness');
+  }
+
+  private async restartUnhealthy(r: Record_, why: ProbeType): Promise<void> {
+    this.deps.logger.info('restarting unhealthy container', { pod: this.key(), container: r.spec.name, probe: why });
+    r.probes?.abort();
+    await this.runPreStop(r, this.gracePeriod());
+    await this.deps.runtime.stopContainer(r.current!.id, this.gracePeriod());
+    r.current = await this.deps.runtime.containerStatus(r.current!.id);
+    this.dirty = true;
+  }
+
+  private gracePeriod(): number {
+    return this.pod.metadata?.deletionGracePeriodSeconds ?? this.pod.spec?.terminationGracePeriodSeconds ?? 30;
+  }
+
+  private async runPreStop(r: Record_, graceSeconds: number): Promise<void> {
+    const cmd = r.spec.lifecycle?.preStop?.exec?.command;
+    if (!cmd?.length || r.current?.state !== 'Running') return;
+    await this.deps.runtime.execSync(r.current.id, [...cmd], graceSeconds * 1000).catch(() => undefined);
+  }
+
+  private async stopAll(grace: number): Promise<void> {
+    await Promise.all([...this.records.values()].map(async (r) => {
+      r.probes?.abort();
+      if (r.current?.state !== 'Running') return;
+      const started = Date.now();
+      await this.runPreStop(r, grace);
+      const left = Math.max(grace > 0 ? 1 : 0, grace - Math.floor((Date.now() - started) / 1000));
+      await this.deps.runtime.stopContainer(r.current.id, left);
+      r.current = await this.deps.runtime.containerStatus(r.current.id);
+      r.ready = false;
+    }));
+  }
+
+  /** Graceful termination: preStop, SIGTERM, SIGKILL after the grace period, then confirm the delete. */
+  private async terminate(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.stopAll(this.gone ? 0 : this.gracePeriod());
+    if (this.sandboxId) await this.deps.runtime.removePodSandbox(this.sandboxId);
+    this.sandboxId = undefined;
+    if (!this.gone) {
+      await this.report(this.recordsInOrder()).catch(() => undefined);
+      await this.deps.confirmDeletion(this.pod);
+    }
+    rmSync(this.podDir(), { recursive: true, force: true });
+    this.finished = true;
+    this.deps.logger.info('pod terminated', { pod: this.key() });
+  }
+
+  private async report(records: ContainerRecord[]): Promise<void> {
+    const status = podStatus({
+      pod: this.pod, containers: records, sandboxReady: this.sandboxId !== undefined, podIP: this.podIP,
+      hostIP: this.deps.hostIP, startTime: this.startTime, runtimeName: this.deps.runtime.version().runtimeName,
+    });
+    const text = JSON.stringify({ ...status, conditions: status.conditions?.map((c) => ({ ...c, lastTransitionTime: undefined })) });
+    if (text === this.lastStatus) return;
+    await this.deps.writeStatus(this.pod, status);
+    this.lastStatus = text;
+  }
+}

@@ -1,0 +1,193 @@
+import type { TopologySpreadConstraint } from 'kubernetes-types/core/v1.js';
+import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { Service } from 'kubernetes-types/core/v1.js';
+import type { CycleState } from '../../framework/cycle-state.js';
+import type { ClusterEvent, EnqueueExtensions, FilterPlugin, Handle, NodeScore, PluginFactory, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../../framework/interface.js';
+import { MAX_NODE_SCORE } from '../../framework/interface.js';
+import type { NodeInfo } from '../../framework/node-info.js';
+import type { PodInfo } from '../../framework/pod-info.js';
+import { Status } from '../../framework/status.js';
+import { InvalidPluginArgsError } from '../../framework/invalid-plugin-args-error.js';
+import { defaultSelector, type WorkloadListers } from './default-selector.js';
+import { compileConstraints, countMatching, hasAllKeys, nodeCounts, type Constraint } from './topology-spread-constraint.js';
+
+export const NAME = 'PodTopologySpread';
+export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
+export const ERR_REASON_NODE_LABEL_NOT_MATCH = `${ERR_REASON_CONSTRAINTS_NOT_MATCH} (missing required label)`;
+const HOSTNAME = 'kubernetes.io/hostname';
+
+/** Upstream's system defaults: spread softly over hosts (skew 3) and zones (skew 5). */
+export const SYSTEM_DEFAULT_CONSTRAINTS: TopologySpreadConstraint[] = [
+  { maxSkew: 3, topologyKey: HOSTNAME, whenUnsatisfiable: 'ScheduleAnyway' },
+  { maxSkew: 5, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' },
+];
+
+export interface PodTopologySpreadArgs {
+  defaultConstraints?: TopologySpreadConstraint[];
+  defaultingType?: 'System' | 'List';
+}
+
+interface FilterState {
+  constraints: Constraint[];
+  /** Matching pods per `key\0value` domain. */
+  counts: Map<string, number>;
+  /** Smallest count per constraint over its domains. */
+  minMatch: number[];
+}
+
+interface ScoreState {
+  constraints: Constraint[];
+  counts: Map<string, number>;
+  weights: number[];
+  ignored: Set<string>;
+}
+
+const pair = (k: string, v: string): string => `${k}\0${v}`;
+
+/** Hard (DoNotSchedule) spread as a filter and soft (ScheduleAnyway) spread as a score. */
+export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
+  readonly name = NAME;
+  private readonly defaults: TopologySpreadConstraint[];
+  private readonly listers?: WorkloadListers;
+
+  constructor(private readonly handle: Pick<Handle, 'snapshot'> & Partial<Pick<Handle, 'informers'>>, args: PodTopologySpreadArgs = {}) {
+    const type = args.defaultingType ?? 'System';
+    if (type === 'System' && args.defaultConstraints?.length) throw new InvalidPluginArgsError(NAME, 'defaultConstraints must be empty when defaultingType is System');
+    this.defaults = type === 'System' ? SYSTEM_DEFAULT_CONSTRAINTS : (args.defaultConstraints ?? []);
+    if (handle.informers && this.defaults.length > 0) {
+      const f = handle.informers;
+      this.listers = {
+        services: f.forResource<Service>({ group: '', version: 'v1', resource: 'services' }).lister,
+        replicaSets: f.forResource<ReplicaSet>({ group: 'apps', version: 'v1', resource: 'replicasets' }).lister,
+        statefulSets: f.forResource<StatefulSet>({ group: 'apps', version: 'v1', resource: 'statefulsets' }).lister,
+      };
+    }
+  }
+
+  events(): readonly ClusterEvent[] {
+    return [{ resource: 'AssignedPod', actions: ['Add', 'Update', 'Delete'] }, { resource: 'Node', actions: ['Add', 'Update', 'Delete'] }];
+  }
+
+  private constraintsFor(pod: PodInfo, when: 'DoNotSchedule' | 'ScheduleAnyway'): Constraint[] {
+    const own = pod.pod.spec?.topologySpreadConstraints ?? [];
+    if (own.length > 0) return compileConstraints(pod.pod, own.filter((c) => c.whenUnsatisfiable === when));
+    const defaults = this.defaults.filter((c) => c.whenUnsatisfiable === when);
+    if (defaults.length === 0 || !this.listers) return [];
+    const selector = defaultSelector(pod.pod, this.listers);
+    if (selector.empty()) return [];
+    return compileConstraints(pod.pod, defaults).map((c) => ({ ...c, selector }));
+  }
+
+  preFilter(state: CycleState, pod: PodInfo): Status | undefined {
+    const constraints = this.constraintsFor(pod, 'DoNotSchedule');
+    if (constraints.length === 0) return Status.skip();
+    const ns = pod.pod.metadata?.namespace ?? 'default';
+    const counts = new Map<string, number>();
+    for (const ni of this.handle.snapshot.list()) {
+      const node = ni.node!;
+      if (!hasAllKeys(node, constraints)) continue;
+      const labels = node.metadata?.labels ?? {};
+      for (const c of constraints) {
+        if (!nodeCounts(c, pod.pod, node)) continue;
+        const key = pair(c.topologyKey, labels[c.topologyKey]);
+        counts.set(key, (counts.get(key) ?? 0) + countMatching(ni, c.selector, ns));
+      }
+    }
+    const minMatch = constraints.map((c) => {
+      let min = Infinity;
+      let domains = 0;
+      const prefix = `${c.topologyKey}\0`;
+      for (const [k, n] of counts) {
+        if (!k.startsWith(prefix)) continue;
+        domains++;
+        if (n < min) min = n;
+      }
+      // Fewer domains than minDomains: the missing ones count as empty.
+      return domains < c.minDomains || min === Infinity ? 0 : min;
+    });
+    state.write(NAME, { constraints, counts, minMatch } satisfies FilterState);
+    return undefined;
+  }
+
+  filter(state: CycleState, pod: PodInfo, node: NodeInfo): Status | undefined {
+    const s = state.read<FilterState>(NAME);
+    if (!s) return undefined;
+    const labels = node.node?.metadata?.labels ?? {};
+    const podLabels = pod.pod.metadata?.labels;
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i];
+      if (!(c.topologyKey in labels)) return Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
+      const self = c.selector.matches(podLabels) ? 1 : 0;
+      const matchNum = s.counts.get(pair(c.topologyKey, labels[c.topologyKey])) ?? 0;
+      if (matchNum + self - s.minMatch[i] > c.maxSkew) return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+    }
+    return undefined;
+  }
+
+  preScore(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | undefined {
+    const constraints = this.constraintsFor(pod, 'ScheduleAnyway');
+    if (constraints.length === 0) return Status.skip();
+    const ns = pod.pod.metadata?.namespace ?? 'default';
+    const ignored = new Set<string>();
+    const domains = constraints.map(() => new Set<string>());
+    for (const ni of nodes) {
+      if (!hasAllKeys(ni.node!, constraints)) {
+        ignored.add(ni.name);
+        continue;
+      }
+      const labels = ni.node!.metadata?.labels ?? {};
+      constraints.forEach((c, i) => domains[i].add(labels[c.topologyKey]));
+    }
+    const counts = new Map<string, number>();
+    const zonal = constraints.filter((c) => c.topologyKey !== HOSTNAME);
+    if (zonal.length > 0) {
+      for (const ni of this.handle.snapshot.list()) {
+        const node = ni.node!;
+        if (!hasAllKeys(node, constraints)) continue;
+        const labels = node.metadata?.labels ?? {};
+        for (const c of zonal) {
+          if (!nodeCounts(c, pod.pod, node)) continue;
+          const key = pair(c.topologyKey, labels[c.topologyKey]);
+          if (!domains[constraints.indexOf(c)].has(labels[c.topologyKey])) continue;
+          counts.set(key, (counts.get(key) ?? 0) + countMatching(ni, c.selector, ns));
+        }
+      }
+    }
+    const weights = domains.map((d) => Math.log(d.size + 2));
+    state.write(`${NAME}/score`, { constraints, counts, weights, ignored } satisfies ScoreState);
+    return undefined;
+  }
+
+  score(state: CycleState, pod: PodInfo, node: NodeInfo): number {
+    const s = state.read<ScoreState>(`${NAME}/score`);
+    if (!s || s.ignored.has(node.name)) return 0;
+    const labels = node.node?.metadata?.labels ?? {};
+    const ns = pod.pod.metadata?.namespace ?? 'default';
+    let score = 0;
+    s.constraints.forEach((c, i) => {
+      const cnt = c.topologyKey === HOSTNAME ? countMatching(node, c.selector, ns) : (s.counts.get(pair(c.topologyKey, labels[c.topologyKey])) ?? 0);
+      score += cnt * s.weights[i] + (c.maxSkew - 1);
+    });
+    return Math.round(score);
+  }
+
+  /** Fewer matching pods in a node's domains scores higher; nodes missing a key score 0. */
+  normalizeScore(state: CycleState, _pod: PodInfo, scores: NodeScore[]): void {
+    const s = state.read<ScoreState>(`${NAME}/score`);
+    if (!s) return;
+    let min = Infinity;
+    let max = 0;
+    for (const x of scores) {
+      if (s.ignored.has(x.name)) continue;
+      min = Math.min(min, x.score);
+      max = Math.max(max, x.score);
+    }
+    for (const x of scores) {
+      if (s.ignored.has(x.name)) x.score = 0;
+      else if (max === 0) x.score = MAX_NODE_SCORE;
+      else x.score = Math.floor((MAX_NODE_SCORE * (max + min - x.score)) / max);
+    }
+  }
+}
+
+export const factory: PluginFactory = (args, handle) => new PodTopologySpread(handle, args as PodTopologySpreadArgs);

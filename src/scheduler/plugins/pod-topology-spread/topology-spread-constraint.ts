@@ -1,0 +1,60 @@
+import type { Node, Pod, TopologySpreadConstraint } from 'kubernetes-types/core/v1.js';
+import { labelSelectorFromObject, Requirement, selectorFromRequirements, type Selector } from '../../../machinery/labels/index.js';
+import type { NodeInfo } from '../../framework/node-info.js';
+import { podMatchesNodeSelectorAndAffinity } from '../node-affinity/node-selector-match.js';
+import { tolerationsTolerateTaint } from '../taint-toleration/toleration-match.js';
+
+/** A spread constraint with its selector compiled and policies defaulted. */
+export interface Constraint {
+  maxSkew: number;
+  topologyKey: string;
+  selector: Selector;
+  minDomains: number;
+  honorNodeAffinity: boolean;
+  honorTaints: boolean;
+}
+
+/** Compiles constraints, folding matchLabelKeys into the selector with the pod's own values. */
+export function compileConstraints(pod: Pod, list: readonly TopologySpreadConstraint[]): Constraint[] {
+  const labels = pod.metadata?.labels ?? {};
+  return list.map((c) => {
+    let selector = labelSelectorFromObject(c.labelSelector);
+    const keys = (c.matchLabelKeys ?? []).filter((k) => k in labels);
+    if (keys.length > 0) selector = selectorFromRequirements([...selector.requirements(), ...keys.map((k) => Requirement.create(k, 'in', [labels[k]]))]);
+    return {
+      maxSkew: c.maxSkew,
+      topologyKey: c.topologyKey,
+      selector,
+      minDomains: c.minDomains ?? 1,
+      honorNodeAffinity: (c.nodeAffinityPolicy ?? 'Honor') === 'Honor',
+      honorTaints: c.nodeTaintsPolicy === 'Honor',
+    };
+  });
+}
+
+/** Whether pods on this node count towards the constraint's domains for this pod. */
+export function nodeCounts(c: Constraint, pod: Pod, node: Node): boolean {
+  if (c.honorNodeAffinity && !podMatchesNodeSelectorAndAffinity(pod, node)) return false;
+  if (c.honorTaints) {
+    for (const t of node.spec?.taints ?? []) {
+      if ((t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerationsTolerateTaint(pod.spec?.tolerations, t)) return false;
+    }
+  }
+  return true;
+}
+
+export function hasAllKeys(node: Node, constraints: readonly Constraint[]): boolean {
+  const labels = node.metadata?.labels ?? {};
+  return constraints.every((c) => c.topologyKey in labels);
+}
+
+/** Pods on the node in the pod's namespace matching the selector (terminating pods excluded). */
+export function countMatching(node: NodeInfo, selector: Selector, namespace: string): number {
+  let n = 0;
+  for (const p of node.pods) {
+    const m = p.pod.metadata;
+    if (m?.namespace !== namespace || m.deletionTimestamp) continue;
+    if (selector.matches(m.labels)) n++;
+  }
+  return n;
+}

@@ -1,0 +1,97 @@
+import { WatchClosedError } from '../errors.js';
+import type { WatchEvent } from '../storage.js';
+
+type Waiter = { resolve(result: IteratorResult<WatchEvent>): void; reject(err: unknown): void };
+
+const done: IteratorResult<WatchEvent> = { done: true, value: undefined };
+
+/**
+ * One client's watch on the cache (upstream's cacheWatcher): the replayed
+ * backlog, then live events that pass its key filter, in a bounded buffer.
+ * `deliver` never blocks: a watcher whose buffer is full is closed with
+ * WatchClosedError (its client relists), so it cannot hold back the others.
+ */
+export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
+  private backlog: WatchEvent[];
+  private backlogIndex = 0;
+  private readonly buffer: WatchEvent[] = [];
+  private bufferHead = 0;
+  private waiter: Waiter | undefined;
+  private failure: unknown;
+  private finished = false;
+
+  constructor(
+    readonly prefix: string,
+    private readonly startRevision: number,
+    backlog: WatchEvent[],
+    private readonly capacity: number,
+    private readonly onFinish: (watcher: CacheWatcher) => void,
+  ) {
+    this.backlog = backlog.filter((e) => e.kv.key.startsWith(prefix));
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  /** Called for each new event of the resource, synchronously, in revision order. */
+  deliver(event: WatchEvent): void {
+    if (this.finished || event.kv.modRevision < this.startRevision || !event.kv.key.startsWith(this.prefix)) return;
+    const waiter = this.waiter;
+    if (waiter) {
+      this.waiter = undefined;
+      waiter.resolve({ done: false, value: event });
+      return;
+    }
+    if (this.buffer.length - this.bufferHead >= this.capacity) {
+      this.fail(new WatchClosedError(`watcher on ${JSON.stringify(this.prefix)} fell more than ${this.capacity} events behind`));
+      return;
+    }
+    this.buffer.push(event);
+  }
+
+  fail(err: unknown): void {
+    if (this.finished) return;
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    this.finish();
+    if (waiter) waiter.reject(err);
+    else this.failure = err;
+  }
+
+  next(): Promise<IteratorResult<WatchEvent>> {
+    if (this.failure !== undefined) {
+      const failure = this.failure;
+      this.failure = undefined;
+      return Promise.reject(failure);
+    }
+    if (this.finished) return Promise.resolve(done);
+    if (this.backlogIndex < this.backlog.length) return Promise.resolve({ done: false, value: this.backlog[this.backlogIndex++]! });
+    if (this.bufferHead < this.buffer.length) {
+      const event = this.buffer[this.bufferHead++]!;
+      if (this.bufferHead > 1024 && this.bufferHead * 2 > this.buffer.length) {
+        this.buffer.splice(0, this.bufferHead);
+        this.bufferHead = 0;
+      }
+      return Promise.resolve({ done: false, value: event });
+    }
+    return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
+  }
+
+  async return(): Promise<IteratorResult<WatchEvent>> {
+    this.finish();
+    return done;
+  }
+
+  /** Stops receiving; a pending pull sees the end of the iteration. */
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.backlog = [];
+    this.buffer.length = 0;
+    this.onFinish(this);
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.resolve(done);
+  }
+}

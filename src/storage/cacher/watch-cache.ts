@@ -1,0 +1,238 @@
+import { CompactedError, WatchClosedError } from '../errors.js';
+import type { KeyValue, ListResult, Storage, WatchEvent } from '../storage.js';
+import { CacheWatcher } from './cache-watcher.js';
+import { EventWindow } from './event-window.js';
+
+export interface WatchCacheOptions {
+  /** The resource's key prefix, e.g. /registry/pods/. */
+  prefix: string;
+  storage: Storage;
+  /** Recent events kept for watches that start in the past. */
+  windowSize: number;
+  /** Live events a watcher may have pending before it is closed. */
+  watcherBufferSize: number;
+  /** Told when this cache opens (+1) or closes (-1) its storage watch. */
+  onStorageWatch?: (prefix: string, delta: 1 | -1) => void;
+}
+
+type RevisionWaiter = { revision: number; resolve(reached: boolean): void; timer: NodeJS.Timeout };
+
+const LIST_PAGE = 5000;
+
+/**
+ * The cache of one resource (upstream's watchCache plus its reflector): it
+ * lists the prefix once, then follows one storage watch, keeping the current
+ * objects and a window of recent events. Lists and watches are answered from
+ * memory; the storage sees one watch however many clients watch.
+ */
+export class WatchCache {
+  private readonly store = new Map<string, KeyValue>();
+  private sortedKeys: string[] | undefined;
+  private readonly window: EventWindow;
+  private readonly watchers = new Set<CacheWatcher>();
+  private waiters: RevisionWaiter[] = [];
+  private readyWaiters: (() => void)[] = [];
+  /** Every event up to this revision has been applied. */
+  revision = 0;
+  ready = false;
+  /** The revision of the last full list: before any event fell out of the window, older watches go to storage. */
+  private listedAt = 0;
+  private readonly stopping = new AbortController();
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly opts: WatchCacheOptions) {
+    this.window = new EventWindow(opts.windowSize);
+  }
+
+  start(): void {
+    this.running ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.running;
+  }
+
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
+
+  /** Resolves true once the cache is ready, false when `timeoutMs` passes first. */
+  whenReady(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.ready) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const finish = (value: boolean) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(value);
+      };
+      const onAbort = () => finish(false);
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.readyWaiters.push(() => finish(true));
+    });
+  }
+
+  /** Resolves true once every event up to `revision` is applied, false after `timeoutMs`. */
+  waitForRevision(revision: number, timeoutMs: number): Promise<boolean> {
+    if (this.ready && this.revision >= revision) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter: RevisionWaiter = {
+        revision,
+        resolve,
+        timer: setTimeout(() => {
+          this.waiters = this.waiters.filter((w) => w !== waiter);
+          resolve(false);
+        }, timeoutMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Lists keys under `prefix` (within this resource) at the cache's revision. */
+  list(prefix: string, opts: { limit?: number; startAfter?: string }): ListResult {
+    const keys = (this.sortedKeys ??= [...this.store.keys()].sort());
+    const from = opts.startAfter !== undefined && opts.startAfter >= prefix ? opts.startAfter : undefined;
+    let i = lowerBound(keys, from ?? prefix);
+    if (from !== undefined && keys[i] === from) i++;
+    const kvs: KeyValue[] = [];
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
+    for (; i < keys.length && keys[i]!.startsWith(prefix) && kvs.length < limit; i++) kvs.push(this.store.get(keys[i]!)!);
+    let remaining = 0;
+    for (let j = i; j < keys.length && keys[j]!.startsWith(prefix); j++) remaining++;
+    return { kvs, revision: this.revision, more: remaining > 0, remaining };
+  }
+
+  /**
+   * A watcher of `prefix` from `startRevision` (> 0), or undefined when the
+   * revision predates the cache itself (the caller asks the storage). Throws
+   * CompactedError when the events it needs fell out of the window.
+   */
+  watch(prefix: string, startRevision: number): CacheWatcher | undefined {
+    if (startRevision <= this.window.from) {
+      if (this.window.from === this.listedAt) return undefined;
+      throw new CompactedError(startRevision, this.window.from);
+    }
+    const backlog = startRevision <= this.revision ? (this.window.since(startRevision) ?? []) : [];
+    const watcher = new CacheWatcher(prefix, startRevision, backlog, this.opts.watcherBufferSize, (w) => this.watchers.delete(w));
+    this.watchers.add(watcher);
+    return watcher;
+  }
+
+  private async run(): Promise<void> {
+    const { storage, prefix } = this.opts;
+    const signal = this.stopping.signal;
+    let failures = 0;
+    while (!signal.aborted) {
+      try {
+        const revision = await this.relist();
+        this.opts.onStorageWatch?.(prefix, 1);
+        try {
+          const events = storage.watch(prefix, { startRevision: revision + 1, signal, onProgress: (r) => this.progress(r) });
+          for await (const event of events) {
+            this.apply(event);
+            failures = 0;
+          }
+        } finally {
+          this.opts.onStorageWatch?.(prefix, -1);
+        }
+      } catch (err) {
+        if (signal.aborted) break;
+        // Continuity is lost (compacted, closed as slow, storage down): watchers must relist, and so must we.
+        this.ready = false;
+        this.closeWatchers(new WatchClosedError(`watch cache of ${JSON.stringify(prefix)} restarts: ${err instanceof Error ? err.message : String(err)}`));
+        failures++;
+        await sleep(Math.min(2000, 50 * 2 ** Math.min(failures, 6)) * (0.5 + Math.random() / 2), signal);
+      }
+    }
+    this.ready = false;
+    this.closeWatchers(new WatchClosedError('watch cache stopped'));
+  }
+
+  /** Loads the whole prefix at one revision and starts a fresh window there. */
+  private async relist(): Promise<number> {
+    const kvs: KeyValue[] = [];
+    let page = await this.opts.storage.list(this.opts.prefix, { limit: LIST_PAGE });
+    const revision = page.revision;
+    kvs.push(...page.kvs);
+    while (page.more) {
+      page = await this.opts.storage.list(this.opts.prefix, { limit: LIST_PAGE, revision, startAfter: page.kvs.at(-1)!.key });
+      kvs.push(...page.kvs);
+    }
+    this.store.clear();
+    for (const kv of kvs) this.store.set(kv.key, kv);
+    this.sortedKeys = undefined;
+    this.window.reset(revision);
+    this.listedAt = revision;
+    this.revision = revision;
+    this.ready = true;
+    const readyWaiters = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const wake of readyWaiters) wake();
+    this.wakeWaiters();
+    return revision;
+  }
+
+  private apply(event: WatchEvent): void {
+    const { key, modRevision } = event.kv;
+    if (modRevision <= this.revision) return;
+    if (event.type === 'DELETE') {
+      if (this.store.delete(key)) this.sortedKeys = undefined;
+    } else {
+      if (!this.store.has(key)) this.sortedKeys = undefined;
+      this.store.set(key, event.kv);
+    }
+    this.window.push(event);
+    this.revision = modRevision;
+    for (const watcher of this.watchers) watcher.deliver(event);
+    this.wakeWaiters();
+  }
+
+  private progress(revision: number): void {
+    if (revision <= this.revision) return;
+    this.revision = revision;
+    this.wakeWaiters();
+  }
+
+  private wakeWaiters(): void {
+    if (this.waiters.length === 0) return;
+    const still: RevisionWaiter[] = [];
+    for (const waiter of this.waiters) {
+      if (this.revision >= waiter.revision) {
+        clearTimeout(waiter.timer);
+        waiter.resolve(true);
+      } else {
+        still.push(waiter);
+      }
+    }
+    this.waiters = still;
+  }
+
+  private closeWatchers(err: Error): void {
+    for (const watcher of [...this.watchers]) watcher.fail(err);
+    this.watchers.clear();
+  }
+}
+
+function lowerBound(keys: string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (keys[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
