@@ -6,7 +6,7 @@ import { parseFlags, usage, UsageError, type FlagSpec } from './flags.js';
 
 const SERVER_FLAGS = {
   ...APISERVER_FLAGS,
-  disable: { type: 'string', default: '', description: 'comma-separated components not to run inside skiff server (e.g. kubelet,scheduler)' },
+  disable: { type: 'string', default: '', description: 'comma-separated components not to run inside skiff server (e.g. kubelet,scheduler), or "all"' },
 } satisfies FlagSpec;
 
 /** Every component command in ./commands/ (one file each, exporting `command`). */
@@ -65,7 +65,7 @@ async function runServer(args: string[], components: ComponentCommand[], apiOnly
   const disabled = new Set(String((flags as FlagValues).disable ?? '').split(',').filter(Boolean));
   const started: Promise<void>[] = [];
   if (!apiOnly) {
-    for (const c of components.filter((x) => x.serverOrder !== undefined && !disabled.has(x.name)).sort((a, b) => a.serverOrder! - b.serverOrder!)) {
+    for (const c of components.filter((x) => x.serverOrder !== undefined && !disabled.has(x.name) && !disabled.has('all')).sort((a, b) => a.serverOrder! - b.serverOrder!)) {
       const cflags = parseFlags([], c.flags) as FlagValues;
       started.push(startComponent(c, cflags, { logger: createLogger(c.name), signal: stopComponents.signal, server: { kubeconfig: running.kubeconfigPath, dataDir: flags['data-dir'] } }));
     }

@@ -10,7 +10,8 @@ describe('skiff server driven by the real kubectl', () => {
   const ns = 'e2e';
 
   before(async () => {
-    server = await startServer();
+    // the API alone: no controller or kubelet acts on the objects this scenario inspects
+    server = await startServer({ args: ['--disable', 'all'] });
     k = kubectlFor(server.kubeconfig);
   });
   after(async () => {
@@ -174,7 +175,7 @@ for (const version of ['1.27', '1.33']) {
   describe(`kubectl ${version} against skiff server`, () => {
     let server: ServerProcess;
     before(async () => {
-      server = await startServer();
+      server = await startServer({ args: ['--disable', 'all'] });
     });
     after(async () => {
       await server?.stop();

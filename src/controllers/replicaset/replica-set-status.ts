@@ -1,4 +1,5 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
+import { semanticEqual } from '../semantic-equal.js';
 import type { ReplicaSet, ReplicaSetStatus } from 'kubernetes-types/apps/v1.js';
 import { isPodAvailable, isPodReady } from '../pod-readiness.js';
 
@@ -39,6 +40,6 @@ export function sameReplicaSetStatus(a: ReplicaSetStatus | undefined, b: Replica
     (a?.readyReplicas ?? 0) === (b.readyReplicas ?? 0) &&
     (a?.availableReplicas ?? 0) === (b.availableReplicas ?? 0) &&
     a?.observedGeneration === b.observedGeneration &&
-    JSON.stringify(a?.conditions ?? []) === JSON.stringify(b.conditions ?? [])
+    semanticEqual(a?.conditions, b.conditions)
   );
 }

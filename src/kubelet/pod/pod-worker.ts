@@ -60,19 +60,22 @@ export class PodWorker {
     return this.pod.metadata?.uid ?? '';
   }
 
+  get currentPod(): Pod {
+    return this.pod;
+  }
+
   get done(): boolean {
     return this.finished;
   }
 
   update(pod: Pod): void {
     this.pod = pod;
-    this.request();
   }
 
   /** The pod vanished from the API server (force-deleted): tear down without confirming. */
-  remove(): void {
+  remove(): Promise<void> {
     this.gone = true;
-    this.request();
+    return this.request();
   }
 
   /** Names the container (for logs) → the record. */

@@ -52,11 +52,11 @@ export class Cacher implements Storage {
     this.resourcePrefix = opts.resourcePrefix ?? defaultResourcePrefix;
   }
 
+  private openStorageWatches = 0;
+
   /** Storage watches the caches hold open (one per resource being served). */
   storageWatches(): number {
-    let open = 0;
-    for (const cache of this.caches.values()) if (cache.ready) open++;
-    return open;
+    return this.openStorageWatches;
   }
 
   /** Client watches served from the caches. */
@@ -179,7 +179,10 @@ export class Cacher implements Storage {
         storage: this.storage,
         windowSize: this.opts.windowSize ?? 10_000,
         watcherBufferSize: this.opts.watcherBufferSize ?? 1000,
-        ...(this.opts.onStorageWatch ? { onStorageWatch: this.opts.onStorageWatch } : {}),
+        onStorageWatch: (resourcePrefix, delta) => {
+          this.openStorageWatches += delta;
+          this.opts.onStorageWatch?.(resourcePrefix, delta);
+        },
       });
       this.caches.set(resource, cache);
       cache.start();

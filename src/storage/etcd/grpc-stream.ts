@@ -13,7 +13,7 @@ type Waiter = { resolve(r: IteratorResult<Uint8Array>): void; reject(err: unknow
  * pauses while the consumer lags (HTTP/2 flow control then holds the server).
  */
 export class GrpcStream implements AsyncIterableIterator<Uint8Array> {
-  private pending = Buffer.alloc(0);
+  private pending: Buffer = Buffer.alloc(0);
   private readonly queue: Uint8Array[] = [];
   private waiter: Waiter | undefined;
   private outcome: { error?: GrpcError } | undefined;

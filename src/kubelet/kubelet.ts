@@ -1,0 +1,138 @@
+import { mkdirSync } from 'node:fs';
+import type { ConfigMap, Node, Pod, PodStatus, Secret } from 'kubernetes-types/core/v1.js';
+import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
+
+import { isConflict, isNotFound, type Client } from '../client/rest/index.js';
+import type { Logger } from '../machinery/logger.js';
+import type { MetricsRegistry } from '../machinery/metrics/registry.js';
+import { LeaseRenewer } from './node/lease-renewer.js';
+import { readMachineInfo } from './node/machine-info.js';
+import { NodeStatusReporter } from './node/node-status-reporter.js';
+import { allocatable, capacity, type NodeConfig } from './node/node-status.js';
+import { PodWorkers } from './pod/pod-workers.js';
+import type { Runtime } from './runtime/runtime.js';
+import { KubeletServer } from './server/kubelet-server.js';
+import { selfSignedServingCert } from './server/serving-cert.js';
+
+export interface KubeletOptions {
+  client: Client;
+  runtime: Runtime;
+  node: Omit<NodeConfig, 'runtimeVersion' | 'kubeletPort'>;
+  rootDir: string;
+  /** HTTPS port of the kubelet server (0: any free port, reported in the Node). */
+  port: number;
+  bindAddress: string;
+  metrics: MetricsRegistry;
+  logger: Logger;
+  /** The node's address for hostIP and probes; default: measured. */
+  nodeIP?: string;
+}
+
+const PODS = { group: '', version: 'v1', resource: 'pods' };
+
+/** Wires node registration, heartbeats, the pod informer and workers, and the kubelet server. */
+export class Kubelet {
+  workers?: PodWorkers;
+
+  constructor(private readonly opts: KubeletOptions) {}
+
+  async run(signal: AbortSignal): Promise<void> {
+    const { client, runtime, logger } = this.opts;
+    mkdirSync(this.opts.rootDir, { recursive: true });
+    const measure = () => readMachineInfo(this.opts.rootDir);
+    const info = measure();
+    const hostIP = this.opts.nodeIP ?? info.internalIP;
+    const nodeName = this.opts.node.nodeName;
+
+    const podInformers = new SharedInformerFactory(client, { fieldSelector: `spec.nodeName=${nodeName}` });
+    const objectInformers = new SharedInformerFactory(client);
+    const pods = podInformers.forResource<Pod>(PODS);
+    const configMaps = objectInformers.forResource<ConfigMap>({ group: '', version: 'v1', resource: 'configmaps' });
+    const secrets = objectInformers.forResource<Secret>({ group: '', version: 'v1', resource: 'secrets' });
+
+    let alloc: Record<string, string> = allocatable(capacity(info, this.opts.node.maxPods), this.opts.node.reserved);
+    const workers = new PodWorkers({
+      runtime,
+      rootDir: this.opts.rootDir,
+      hostIP,
+      logger,
+      allocatable: () => alloc,
+      objects: {
+        configMap: (ns, name) => configMaps.lister.namespace(ns).get(name),
+        secret: (ns, name) => secrets.lister.namespace(ns).get(name),
+      },
+      writeStatus: (pod, status) => this.writeStatus(pod, status),
+      confirmDeletion: (pod) => this.confirmDeletion(pod),
+    });
+    this.workers = workers;
+    runtime.onContainerEvent((s) => {
+      const uid = s.labels['io.kubernetes.pod.uid'];
+      for (const p of pods.lister.list()) if (p.metadata?.uid === uid) workers.onUpdate(p, p);
+    });
+    const resync = { onAdd: (o: ConfigMap | Secret) => workers.resyncNamespace(o.metadata?.namespace ?? ''), onUpdate: (_: unknown, o: ConfigMap | Secret) => workers.resyncNamespace(o.metadata?.namespace ?? '') };
+    configMaps.addEventHandler(resync);
+    secrets.addEventHandler(resync);
+
+    const tls = await selfSignedServingCert(info.hostname, [hostIP, '127.0.0.1', nodeName]);
+    const server = new KubeletServer({
+      bindAddress: this.opts.bindAddress,
+      port: this.opts.port,
+      tls,
+      metrics: this.opts.metrics,
+      pods: () => ({ kind: 'PodList', apiVersion: 'v1', metadata: {}, items: pods.lister.list() }),
+      locateLog: (ns, name, container, previous) => {
+        const found = workers.find(ns, name);
+        if (!found) return undefined;
+        const names = [...(found.pod.spec?.initContainers ?? []), ...(found.pod.spec?.containers ?? [])].map((c) => c.name);
+        const cname = container ?? (names.length === 1 ? names[0] : undefined);
+        if (!cname) return { error: `a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]` };
+        const rec = found.worker.container(cname);
+        if (!rec) return { error: `container ${cname} is not valid for pod ${name}` };
+        const attempt = previous ? rec.last : rec.current;
+        if (!attempt) return { error: previous ? `previous terminated container "${cname}" in pod "${name}" not found` : `container "${cname}" in pod "${name}" is waiting to start: ${rec.waiting?.reason ?? 'ContainerCreating'}` };
+        return { path: attempt.logPath, running: () => rec.current?.id === attempt.id && rec.current.state === 'Running' };
+      },
+    });
+    const port = await server.start();
+    logger.info('kubelet server listening', { port });
+
+    const config: NodeConfig = { ...this.opts.node, kubeletPort: port, runtimeVersion: `${runtime.version().runtimeName}://${runtime.version().runtimeVersion}` };
+    const reporter = new NodeStatusReporter({ client, config, measure: () => {
+      const m = measure();
+      alloc = allocatable(capacity(m, config.maxPods), config.reserved);
+      return { ...m, internalIP: hostIP };
+    }, logger });
+    const node: Node = await reporter.register(signal);
+    const lease = new LeaseRenewer({ client, nodeName, nodeUid: node.metadata?.uid, logger });
+
+    pods.addEventHandler(workers);
+    podInformers.start(signal);
+    objectInformers.start(signal);
+    await Promise.all([reporter.run(signal), lease.run(signal)]);
+    await podInformers.shutdown();
+    await objectInformers.shutdown();
+    await server.stop();
+  }
+
+  private async writeStatus(pod: Pod, status: PodStatus): Promise<void> {
+    const rc = this.opts.client.resource<Pod>(PODS).namespace(pod.metadata?.namespace ?? 'default');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await rc.patch(pod.metadata!.name!, { metadata: { uid: pod.metadata?.uid }, status }, 'merge', { subresource: 'status' });
+        return;
+      } catch (err) {
+        if (isNotFound(err)) return;
+        if (!isConflict(err) || attempt >= 3) throw err;
+      }
+    }
+  }
+
+  private async confirmDeletion(pod: Pod): Promise<void> {
+    const rc = this.opts.client.resource<Pod>(PODS).namespace(pod.metadata?.namespace ?? 'default');
+    try {
+      await rc.delete(pod.metadata!.name!, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata?.uid } });
+    } catch (err) {
+      if (!isNotFound(err) && !isConflict(err)) throw err;
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { describeStorageConformance } from '../conformance.js';
+import { bytes, succeeded, take, text, within } from '../conformance/fixture.js';
+import { CompactedError, WatchClosedError } from '../errors.js';
+import { SqliteStorage } from '../sqlite/sqlite-storage.js';
+import { TempDbs } from '../sqlite/testing/temp-db.js';
+import type { WatchEvent } from '../storage.js';
+import { Cacher } from './cacher.js';
+
+const temp = new TempDbs();
+after(() => temp.cleanup());
+
+describeStorageConformance('cacher over sqlite', async () => {
+  const storage = new Cacher(SqliteStorage.open({ path: temp.path() }));
+  return { storage, close: () => storage.close() };
+});
+
+async function withCacher(opts: ConstructorParameters<typeof Cacher>[1], body: (cacher: Cacher, backing: SqliteStorage) => Promise<void>): Promise<void> {
+  const backing = SqliteStorage.open({ path: temp.path() });
+  const cacher = new Cacher(backing, opts);
+  try {
+    await body(cacher, backing);
+  } finally {
+    await cacher.close();
+  }
+}
+
+/** Waits until the resource's cache is listed (lists warm it). */
+async function warm(cacher: Cacher, prefix: string): Promise<number> {
+  return (await cacher.list(prefix)).revision;
+}
+
+describe('Cacher', () => {
+  it('serves many watchers from one storage watch per resource', async () => {
+    await withCacher({}, async (cacher) => {
+      const rev = await warm(cacher, '/registry/pods/');
+      await warm(cacher, '/registry/nodes/');
+      const controller = new AbortController();
+      try {
+        const watchers = Array.from({ length: 50 }, (_, i) =>
+          cacher.watch(i % 2 ? '/registry/pods/a/' : '/registry/pods/', { startRevision: rev + 1, signal: controller.signal })[Symbol.asyncIterator](),
+        );
+        const pulls = watchers.map((w, i) => take(w, i % 2 ? 2 : 3));
+        succeeded(await cacher.create('/registry/pods/a/p1', bytes('1')));
+        succeeded(await cacher.create('/registry/pods/b/p2', bytes('2')));
+        succeeded(await cacher.create('/registry/pods/a/p3', bytes('3')));
+        const got = await Promise.all(pulls);
+        for (const [i, events] of got.entries()) {
+          assert.deepEqual(events.map((e) => e.kv.key), i % 2 ? ['/registry/pods/a/p1', '/registry/pods/a/p3'] : ['/registry/pods/a/p1', '/registry/pods/b/p2', '/registry/pods/a/p3']);
+        }
+        assert.equal(cacher.storageWatches(), 2, 'one storage watch per resource');
+        assert.equal(cacher.cacheWatchers(), 50);
+      } finally {
+        controller.abort();
+      }
+    });
+  });
+
+  it('closes a slow watcher without holding back the others or the writer', async () => {
+    await withCacher({ watcherBufferSize: 10 }, async (cacher) => {
+      const rev = await warm(cacher, '/registry/pods/');
+      const controller = new AbortController();
+      try {
+        const slow = cacher.watch('/registry/pods/', { startRevision: rev + 1, signal: controller.signal })[Symbol.asyncIterator]();
+        const fast = cacher.watch('/registry/pods/', { startRevision: rev + 1, signal: controller.signal })[Symbol.asyncIterator]();
+        const fastPull = take(fast, 100);
+        await slow.next().catch(() => undefined); // started, then never pulled again
+        for (let i = 0; i < 100; i++) succeeded(await cacher.create(`/registry/pods/x/p${i}`, bytes(String(i))));
+        const events = await fastPull;
+        assert.deepEqual(events.map((e) => text(e.kv.value)), Array.from({ length: 100 }, (_, i) => String(i)));
+        await assert.rejects(within((async () => {
+          for (;;) if ((await slow.next()).done) return;
+        })()), WatchClosedError);
+      } finally {
+        controller.abort();
+      }
+    });
+  });
+
+  it('answers CompactedError for a revision that fell out of the window', async () => {
+    await withCacher({ windowSize: 5 }, async (cacher) => {
+      const rev = await warm(cacher, '/registry/pods/');
+      const revisions: number[] = [];
+      for (let i = 0; i < 10; i++) revisions.push(succeeded(await cacher.create(`/registry/pods/x/p${i}`, bytes('v'))).revision);
+      await warm(cacher, '/registry/pods/');
+      const controller = new AbortController();
+      try {
+        const old = cacher.watch('/registry/pods/', { startRevision: rev + 1, signal: controller.signal });
+        await assert.rejects(within((async () => {
+          for await (const _ of old) assert.fail('no event from a revision outside the window');
+        })()), CompactedError);
+        const recent = cacher.watch('/registry/pods/', { startRevision: revisions[7]!, signal: controller.signal })[Symbol.asyncIterator]();
+        const got = await take(recent, 3);
+        assert.deepEqual(got.map((e: WatchEvent) => e.kv.modRevision), revisions.slice(7));
+      } finally {
+        controller.abort();
+      }
+    });
+  });
+
+  it('never serves a stale consistent list, even for writes that bypass it', async () => {
+    await withCacher({}, async (cacher, backing) => {
+      await warm(cacher, '/registry/pods/');
+      for (let i = 0; i < 20; i++) {
+        succeeded(await backing.create(`/registry/pods/ns/p${i}`, bytes('v')));
+        const listed = await cacher.list('/registry/pods/ns/');
+        assert.equal(listed.kvs.length, i + 1);
+        assert.ok(listed.revision >= (await backing.currentRevision()));
+      }
+    });
+  });
+
+  it('pages lists from the cache by namespace, limit and startAfter', async () => {
+    await withCacher({}, async (cacher) => {
+      for (const key of ['a/1', 'a/2', 'a/3', 'b/1', 'ab/1']) succeeded(await cacher.create(`/registry/pods/${key}`, bytes(key)));
+      await warm(cacher, '/registry/pods/');
+      const first = await cacher.list('/registry/pods/a/', { limit: 2 });
+      assert.deepEqual(first.kvs.map((kv) => text(kv.value)), ['a/1', 'a/2']);
+      assert.equal(first.more, true);
+      assert.equal(first.remaining, 1);
+      const rest = await cacher.list('/registry/pods/a/', { startAfter: '/registry/pods/a/2' });
+      assert.deepEqual(rest.kvs.map((kv) => text(kv.value)), ['a/3']);
+      assert.equal(rest.more, false);
+      assert.equal(cacher.storageWatches(), 1);
+    });
+  });
+});
