@@ -1,5 +1,6 @@
 import { ApiError } from '../machinery/api-error.js';
 import type { Logger } from '../machinery/logger.js';
+import { SYSTEM_PRIORITY_CLASSES } from './admission/priority.js';
 import type { ApiRegistry } from './api-registry.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -20,6 +21,12 @@ export async function bootstrapCluster(registry: ApiRegistry, opts: { advertiseA
   for (const name of SYSTEM_NAMESPACES) {
     await ensure(`namespace/${name}`, () =>
       registry.namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false }),
+    );
+  }
+  const priorityClasses = registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!;
+  for (const pc of SYSTEM_PRIORITY_CLASSES) {
+    await ensure(`priorityclass/${pc.name}`, () =>
+      priorityClasses.create({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: pc.name }, value: pc.value, description: pc.description }, { dryRun: false }),
     );
   }
   const services = registry.lookup('', 'v1', 'services')!;

@@ -118,7 +118,7 @@ export class Kubelet {
     const rc = this.opts.client.resource<Pod>(PODS).namespace(pod.metadata?.namespace ?? 'default');
     for (let attempt = 0; ; attempt++) {
       try {
-        await rc.patch(pod.metadata!.name!, { metadata: { uid: pod.metadata?.uid }, status }, 'merge', { subresource: 'status' });
+        await rc.patch(pod.metadata!.name!, { status }, 'merge', { subresource: 'status' });
         return;
       } catch (err) {
         if (isNotFound(err)) return;

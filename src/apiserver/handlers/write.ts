@@ -1,5 +1,6 @@
 import { badRequest } from '../../machinery/api-error.js';
 import { admitNamespaceLifecycle } from '../admission/namespace-lifecycle.js';
+import { admitPodPriority } from '../admission/priority.js';
 import { writeBody } from '../http/respond.js';
 import { checkName, readObjectAndText } from './object-body.js';
 import { render } from './render.js';
@@ -14,6 +15,7 @@ export async function handleCreate(scope: RequestScope): Promise<void> {
   if (!obj.metadata?.name && !obj.metadata?.generateName) {
     throw badRequest('name or generateName is required');
   }
+  if (scope.resource.group === '' && scope.resource.resource === 'pods') await admitPodPriority(scope.registry, obj);
   const created = await scope.store.create(obj, opts);
   writeBody(scope.res, 201, ...render(scope, created));
 }

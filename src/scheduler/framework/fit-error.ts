@@ -28,6 +28,7 @@ export class FitError {
   ) {}
 
   message(): string {
+    if (this.numAllNodes === 0) return 'no nodes available to schedule pods';
     let msg = `0/${this.numAllNodes} nodes are available:`;
     if (this.diagnosis.preFilterMessage) {
       msg += ` ${this.diagnosis.preFilterMessage}.`;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { setMaxListeners } from 'node:events';
 import { after, describe, it } from 'node:test';
 import { describeStorageConformance } from '../conformance.js';
 import { bytes, succeeded, take, text, within } from '../conformance/fixture.js';
@@ -37,6 +38,7 @@ describe('Cacher', () => {
       const rev = await warm(cacher, '/registry/pods/');
       await warm(cacher, '/registry/nodes/');
       const controller = new AbortController();
+      setMaxListeners(100, controller.signal);
       try {
         const watchers = Array.from({ length: 50 }, (_, i) =>
           cacher.watch(i % 2 ? '/registry/pods/a/' : '/registry/pods/', { startRevision: rev + 1, signal: controller.signal })[Symbol.asyncIterator](),
@@ -65,10 +67,12 @@ describe('Cacher', () => {
         const slow = cacher.watch('/registry/pods/', { startRevision: rev + 1, signal: controller.signal })[Symbol.asyncIterator]();
         const fast = cacher.watch('/registry/pods/', { startRevision: rev + 1, signal: controller.signal })[Symbol.asyncIterator]();
         const fastPull = take(fast, 100);
-        await slow.next().catch(() => undefined); // started, then never pulled again
+        // Pulled once (which starts it), then never again.
+        const slowFirst = slow.next().catch(() => undefined);
         for (let i = 0; i < 100; i++) succeeded(await cacher.create(`/registry/pods/x/p${i}`, bytes(String(i))));
         const events = await fastPull;
         assert.deepEqual(events.map((e) => text(e.kv.value)), Array.from({ length: 100 }, (_, i) => String(i)));
+        await slowFirst;
         await assert.rejects(within((async () => {
           for (;;) if ((await slow.next()).done) return;
         })()), WatchClosedError);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { describeStorageConformance } from '../conformance.js';
 import { UnavailableError } from '../errors.js';
+import { Cacher } from '../cacher/cacher.js';
 import { EtcdStorage } from './etcd-storage.js';
 import { parseEtcdEndpoints } from './etcd-endpoints.js';
 import { etcdMissingReason, startEtcdCluster, type EtcdCluster } from './testing/etcd-cluster.js';
@@ -12,6 +13,10 @@ const skip = missing !== undefined && !process.env.CI ? `skipped: ${missing}` : 
 if (skip) console.log(`# etcd storage tests ${skip}`);
 
 const bytes = (text: string) => new TextEncoder().encode(text);
+const succeeded = <R extends { succeeded: boolean }>(r: R) => {
+  assert.ok(r.succeeded);
+  return r;
+};
 
 describe('etcd storage', { skip }, () => {
   let cluster: EtcdCluster;
@@ -26,7 +31,30 @@ describe('etcd storage', { skip }, () => {
     return { storage, close: () => storage.close() };
   });
 
+  describeStorageConformance('cacher over etcd', async () => {
+    const storage = new Cacher(new EtcdStorage({ endpoints: cluster.endpoints }));
+    return { storage, close: () => storage.close() };
+  });
+
   describe('EtcdStorage', () => {
+    it('lets the cache prove freshness with progress notifications while other keys change', async () => {
+      const ops: string[] = [];
+      const cacher = new Cacher(new EtcdStorage({ endpoints: cluster.endpoints, observe: (op) => ops.push(op) }));
+      try {
+        succeeded(await cacher.create('/registry/widgets/ns/a', bytes('a')));
+        await cacher.list('/registry/widgets/');
+        for (let i = 0; i < 5; i++) {
+          succeeded(await cacher.create(`/registry/leases/ns/l${i}-${Date.now()}`, bytes('l')));
+          ops.length = 0;
+          const listed = await cacher.list('/registry/widgets/ns/');
+          assert.deepEqual(listed.kvs.map((kv) => kv.key), ['/registry/widgets/ns/a']);
+          assert.ok(!ops.includes('list'), `served from the cache, not read through (ops: ${ops.join(',')})`);
+        }
+      } finally {
+        await cacher.close();
+      }
+    });
+
     it('stores keys as given, so etcdctl sees them', async () => {
       const storage = new EtcdStorage({ endpoints: cluster.endpoints });
       try {

@@ -1,0 +1,82 @@
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { Client, loadKubeconfig } from '../../client/rest/index.js';
+import { DaemonServer } from '../../machinery/daemon-server.js';
+import { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import { Kubelet } from '../../kubelet/kubelet.js';
+import { addResourceLists, parseResourceList, parseTaints } from '../../kubelet/node/node-status.js';
+import { ProcessRuntime } from '../../kubelet/runtime/process/process-runtime.js';
+import type { ComponentCommand } from '../command.js';
+import { UsageError } from '../flags.js';
+
+function labels(s: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of s.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const i = part.indexOf('=');
+    if (i <= 0) throw new UsageError(`invalid node label ${JSON.stringify(part)}, want key=value`);
+    out[part.slice(0, i)] = part.slice(i + 1);
+  }
+  return out;
+}
+
+export const command: ComponentCommand = {
+  name: 'kubelet',
+  summary: 'Run the node agent: register the node, run its pods as processes, report their status.',
+  serverOrder: 40,
+  flags: {
+    kubeconfig: { type: 'string', default: '', description: 'kubeconfig to reach the API server (inside skiff server: the admin kubeconfig)' },
+    'node-name': { type: 'string', default: '', description: 'name of this node (default: the hostname)' },
+    'node-ip': { type: 'string', default: '', description: 'address reported as InternalIP (default: first non-loopback IPv4)' },
+    'root-dir': { type: 'string', default: '', description: 'directory for pod volumes and logs (default: <data-dir>/kubelet or /var/lib/skiff-kubelet)' },
+    port: { type: 'string', default: '', description: 'HTTPS port of the kubelet server (default 10250; 0 inside skiff server)' },
+    address: { type: 'string', default: '0.0.0.0', description: 'address the kubelet server listens on' },
+    'health-port': { type: 'string', default: '', description: 'healthz/metrics port (default 10248; 0 inside skiff server)' },
+    'node-labels': { type: 'string', default: '', description: 'extra node labels, key=value,...' },
+    'register-with-taints': { type: 'string', default: '', description: 'taints to register with, key=value:Effect,...' },
+    'system-reserved': { type: 'string', default: '', description: 'resources reserved for the system, e.g. cpu=100m,memory=100Mi' },
+    'kube-reserved': { type: 'string', default: '', description: 'resources reserved for Kubernetes daemons' },
+    'max-pods': { type: 'string', default: '110', description: 'pods this node accepts' },
+    'pod-cidr': { type: 'string', default: '', description: 'pod CIDR reported in the node spec' },
+  },
+  async run(flags, ctx) {
+    const str = (k: string) => String(flags[k] ?? '');
+    const kubeconfig = str('kubeconfig') || ctx.server?.kubeconfig;
+    if (!kubeconfig) throw new UsageError('--kubeconfig is required outside skiff server');
+    const inServer = ctx.server !== undefined;
+    const nodeName = (str('node-name') || hostname()).toLowerCase();
+    const rootDir = str('root-dir') || (ctx.server ? join(ctx.server.dataDir, 'kubelet') : '/var/lib/skiff-kubelet');
+    const port = Number(str('port') || (inServer ? 0 : 10250));
+    const healthPort = Number(str('health-port') || (inServer ? 0 : 10248));
+    const client = new Client(loadKubeconfig(kubeconfig), { component: 'kubelet', qps: 50, burst: 100 });
+    const runtime = new ProcessRuntime({ hostIP: str('node-ip') || undefined });
+    const metrics = new MetricsRegistry();
+    const health = new DaemonServer({ bindAddress: '127.0.0.1', port: healthPort, metrics });
+    const hp = await health.start();
+    ctx.logger.info('kubelet starting', { node: nodeName, rootDir, healthPort: hp, isolation: runtime.isolate });
+    const kubelet = new Kubelet({
+      client,
+      runtime,
+      rootDir,
+      port,
+      bindAddress: str('address'),
+      metrics,
+      logger: ctx.logger,
+      nodeIP: str('node-ip') || undefined,
+      node: {
+        nodeName,
+        labels: labels(str('node-labels')),
+        taints: parseTaints(str('register-with-taints')),
+        reserved: addResourceLists(parseResourceList(str('system-reserved')), parseResourceList(str('kube-reserved'))),
+        maxPods: Number(str('max-pods')),
+        podCIDR: str('pod-cidr') || undefined,
+        readyMessage: runtime.isolate ? undefined : 'process runtime without root: no namespaces, cgroups or volume mounts',
+      },
+    });
+    try {
+      await kubelet.run(ctx.signal);
+    } finally {
+      await health.stop();
+      client.close();
+    }
+  },
+};
