@@ -5,6 +5,7 @@
  */
 const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   apiserver: () => import('./apiserver.js'),
+  informer: () => import('./informer.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -1,12 +1,15 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { join, resolve } from 'node:path';
 import { bootstrapCluster } from '../apiserver/bootstrap.js';
 import { runCompaction } from '../apiserver/compaction.js';
+import { runEventExpiry } from '../apiserver/event-ttl.js';
 import { defaultServingHosts, ensurePki, writeKubeconfig, ADMIN_USER } from '../apiserver/pki/index.js';
 import { ApiServer } from '../apiserver/server.js';
 import type { Logger } from '../machinery/logger.js';
 import { SqliteStorage } from '../storage/sqlite/index.js';
+import { EtcdStorage, EtcdUsageError, parseEtcdEndpoints } from '../storage/etcd/index.js';
+import { Cacher } from '../storage/cacher/cacher.js';
 import type { Storage } from '../storage/storage.js';
 import { parseFlags, UsageError, type FlagSpec } from './flags.js';
 
@@ -20,6 +23,11 @@ export const APISERVER_FLAGS = {
   'service-node-port-range': { type: 'string', default: '30000-32767', description: 'port range for NodePort Services' },
   'compaction-interval': { type: 'string', default: '300', description: 'seconds between storage compactions (0: never)' },
   'watch-bookmark-interval': { type: 'string', default: '10', description: 'seconds between watch bookmarks' },
+  'event-ttl': { type: 'string', default: '3600', description: 'seconds events are kept after their last update' },
+  'etcd-cafile': { type: 'string', default: '', description: 'CA bundle to verify etcd servers (enables TLS)' },
+  'etcd-certfile': { type: 'string', default: '', description: 'client certificate for etcd' },
+  'etcd-keyfile': { type: 'string', default: '', description: 'client key for etcd' },
+  'watch-cache': { type: 'boolean', default: true, description: 'serve lists and watches from the watch cache' },
 } satisfies FlagSpec;
 
 export interface RunningApiServer {
@@ -36,9 +44,24 @@ function firstExternalIPv4(): string {
   return '127.0.0.1';
 }
 
-async function openStorage(spec: string, dataDir: string, observe: (op: string, s: number) => void): Promise<Storage> {
+type EtcdTlsFlags = { 'etcd-cafile': string; 'etcd-certfile': string; 'etcd-keyfile': string };
+
+async function openStorage(spec: string, dataDir: string, observe: (op: string, s: number) => void, tlsFlags: EtcdTlsFlags): Promise<Storage> {
   if (spec === 'sqlite' || spec === '') return SqliteStorage.open({ path: join(dataDir, 'state.db'), observe });
-  throw new UsageError(`unsupported --storage ${JSON.stringify(spec)} (supported: sqlite)`);
+  if (spec.startsWith('etcd://')) {
+    const read = async (path: string) => (path ? await readFile(path) : undefined);
+    const [ca, cert, key] = await Promise.all([read(tlsFlags['etcd-cafile']), read(tlsFlags['etcd-certfile']), read(tlsFlags['etcd-keyfile'])]);
+    const secure = Boolean(ca || cert);
+    let endpoints: string[];
+    try {
+      endpoints = parseEtcdEndpoints(spec, secure);
+    } catch (err) {
+      if (err instanceof EtcdUsageError) throw new UsageError(err.message);
+      throw err;
+    }
+    return new EtcdStorage({ endpoints, observe, ...(secure ? { tls: { ca, cert, key } } : {}) });
+  }
+  throw new UsageError(`unsupported --storage ${JSON.stringify(spec)} (supported: sqlite, etcd://host:port[,host:port])`);
 }
 
 /** Starts an API server from flags; resolves once it is serving. */
@@ -53,7 +76,9 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
 
   // storage latencies go to the server's metrics, which exist only once the server does
   let observe = (_op: string, _seconds: number): void => {};
-  const storage = await openStorage(flags.storage, dataDir, (op, s) => observe(op, s));
+  let onStorageWatch = (_resource: string, _delta: 1 | -1): void => {};
+  const backend = await openStorage(flags.storage, dataDir, (op, s) => observe(op, s), flags);
+  const storage = flags['watch-cache'] ? new Cacher(backend, { onStorageWatch: (r, d) => onStorageWatch(r, d) }) : backend;
   const server = new ApiServer({
     storage,
     tls: { caPem: pki.ca.certPem, certPem: pki.serving.certPem, keyPem: pki.serving.keyPem },
@@ -65,6 +90,8 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     watch: { bookmarkIntervalMs: Number(flags['watch-bookmark-interval']) * 1000 },
   });
   observe = server.metrics.observeStorage;
+  const storageWatches = server.metrics.registry.gauge('apiserver_storage_watches', 'Watches open on the storage, by resource key prefix (one per cached resource).');
+  onStorageWatch = (resource, delta) => storageWatches.inc({ resource }, delta);
   const port = await server.start();
   await bootstrapCluster(server.apiRegistry, { advertiseAddress: advertise, port, logger });
 
@@ -80,6 +107,8 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   const compaction = new AbortController();
   const intervalSeconds = Number(flags['compaction-interval']);
   const compacting = intervalSeconds > 0 ? runCompaction(storage, { intervalMs: intervalSeconds * 1000, logger, signal: compaction.signal }) : Promise.resolve();
+  const ttlMs = Number(flags['event-ttl']) * 1000;
+  const expiring = runEventExpiry(server.apiRegistry, { ttlMs, intervalMs: Math.min(60_000, Math.max(1000, ttlMs / 10)), logger, signal: compaction.signal });
   logger.info('API server serving', { address: flags['bind-address'], port, dataDir, storage: flags.storage });
   const s = server;
   return {
@@ -88,7 +117,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     server,
     async stop() {
       compaction.abort();
-      await compacting;
+      await Promise.all([compacting, expiring]);
       await s.stop();
       await storage.close();
     },

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Client } from '../client/rest/client.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 import { EventRecorder } from '../client/events/event-recorder.js';
@@ -23,6 +24,8 @@ export interface RunControllersOptions {
  * controller that fails is logged and does not take the others down.
  */
 export async function runControllers(o: RunControllersOptions, signal: AbortSignal): Promise<void> {
+  // Every in-flight request of every controller listens on this signal.
+  setMaxListeners(0, signal);
   const informers = new SharedInformerFactory(o.client, { resyncPeriod: o.resyncPeriod });
   const recorders: EventRecorder[] = [];
   const runs = o.controllers.map(async (c) => {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import type { ConfigMap, Node, Pod, PodStatus, Secret } from 'kubernetes-types/core/v1.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
@@ -38,6 +39,8 @@ export class Kubelet {
 
   async run(signal: AbortSignal): Promise<void> {
     const { client, runtime, logger } = this.opts;
+    // informers, heartbeats and the status loop each wait on this signal at once
+    setMaxListeners(64, signal);
     mkdirSync(this.opts.rootDir, { recursive: true });
     const measure = () => readMachineInfo(this.opts.rootDir);
     const info = measure();

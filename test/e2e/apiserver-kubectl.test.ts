@@ -4,6 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import { INVALID_POD, MULTI_DOC } from './fixtures.js';
 import { kubectlFor, removeDir, startServer, waitFor, type ServerProcess } from './harness.js';
 
+// SKIFF_E2E_STORAGE reruns this scenario on another backend (test/e2e/etcd-kubectl.test.ts sets it to etcd://…).
+const storageArgs = process.env.SKIFF_E2E_STORAGE ? ['--storage', process.env.SKIFF_E2E_STORAGE] : [];
+
 describe('skiff server driven by the real kubectl', () => {
   let server: ServerProcess;
   let k: ReturnType<typeof kubectlFor>;
@@ -11,7 +14,7 @@ describe('skiff server driven by the real kubectl', () => {
 
   before(async () => {
     // the API alone: no controller or kubelet acts on the objects this scenario inspects
-    server = await startServer({ args: ['--disable', 'all'] });
+    server = await startServer({ args: ['--disable', 'all', ...storageArgs] });
     k = kubectlFor(server.kubeconfig);
   });
   after(async () => {
@@ -171,7 +174,8 @@ describe('skiff server driven by the real kubectl', () => {
   });
 });
 
-for (const version of ['1.27', '1.33']) {
+// Not on a shared backend: these suites reuse one namespace name.
+for (const version of storageArgs.length ? [] : ['1.27', '1.33']) {
   describe(`kubectl ${version} against skiff server`, () => {
     let server: ServerProcess;
     before(async () => {

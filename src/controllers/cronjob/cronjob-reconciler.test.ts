@@ -85,7 +85,7 @@ test('many missed starts: a warning, and only the latest runs', async () => {
   await reconcile();
   assert.deepEqual(jobs().map((j) => j.metadata?.annotations?.['batch.kubernetes.io/cronjob-scheduled-timestamp']), ['2024-03-01T10:00:00Z']);
   await recorder.flush();
-  const reasons = (server.stored('/events') as Event[]).map((e) => e.reason);
+  const reasons = (server.stored('/events') as unknown as Event[]).map((e) => e.reason);
   assert.ok(reasons.includes('TooManyMissedTimes'), reasons.join());
   assert.ok(reasons.includes('SuccessfulCreate'));
 });
@@ -136,7 +136,7 @@ test('suspend stops new jobs; finished jobs leave active, set lastSuccessfulTime
   assert.equal(cronJob().status?.active, undefined);
   assert.equal(cronJob().status?.lastSuccessfulTime, '2024-03-01T10:02:30Z');
   await recorder.flush();
-  assert.ok((server.stored('/events') as Event[]).some((e) => e.reason === 'SawCompletedJob' && e.message === `Saw completed job: ${c}, condition: Failed`));
+  assert.ok((server.stored('/events') as unknown as Event[]).some((e) => e.reason === 'SawCompletedJob' && e.message === `Saw completed job: ${c}, condition: Failed`));
 });
 
 test('time zone: the schedule runs on the zone wall clock', async () => {

@@ -36,7 +36,8 @@ export class FitError {
       const reasons = reasonsHistogram(this.diagnosis.nodeStatuses.values());
       if (reasons.length > 0) msg += ` ${reasons.join(', ')}.`;
     }
-    if (this.diagnosis.postFilterMessage) msg += ` ${this.diagnosis.postFilterMessage}.`;
+    // PostFilter messages may end with their own full stop; keep one.
+    if (this.diagnosis.postFilterMessage) msg += ` ${this.diagnosis.postFilterMessage.replace(/\.+$/, '')}.`;
     return msg;
   }
 }

@@ -1,0 +1,42 @@
+import type { ControllerRevision, DaemonSet } from 'kubernetes-types/apps/v1.js';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
+import { Controller } from '../../client/controller/controller.js';
+import { ownedBy } from '../../client/controller/owned-by.js';
+import { metaNamespaceKey } from '../../client/cache/store.js';
+import type { ControllerDescriptor } from '../controller-descriptor.js';
+import { PodExpectations } from '../history/pod-expectations.js';
+import { CONTROLLER_REVISIONS } from '../history/revision-store.js';
+import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { DAEMONSETS, DaemonSetReconciler, NODES, PODS } from './daemon-set-reconciler.js';
+
+export const controller: ControllerDescriptor = {
+  name: 'daemonset',
+  async start(ctx) {
+    const daemonSets = ctx.informers.forResource<DaemonSet>(DAEMONSETS);
+    const pods = ctx.informers.forResource<Pod>(PODS);
+    const nodes = ctx.informers.forResource<Node>(NODES);
+    const revisions = ctx.informers.forResource<ControllerRevision>(CONTROLLER_REVISIONS);
+    const reconciler = new DaemonSetReconciler({
+      client: ctx.client,
+      daemonSets: daemonSets.lister,
+      pods: pods.lister,
+      nodes: nodes.lister,
+      revisions: revisions.lister,
+      expectations: new PodExpectations(),
+      recorder: ctx.eventRecorder('daemonset-controller'),
+    });
+    const c = new Controller({
+      name: 'daemonset',
+      workers: 2,
+      metrics: ctx.metrics,
+      reconciler: instrumentedReconciler('daemonset', reconciler, ctx.metrics),
+      onError: (key, err) => ctx.logger.warn('sync failed', { key, error: String(err) }),
+    })
+      .watches(daemonSets, { enqueue: 'self' })
+      .watches(pods, { enqueue: ownedBy<Pod>('DaemonSet', 'apps') })
+      // Any node change (labels, taints, a new node) may change where every DaemonSet runs.
+      .watches(nodes, { enqueue: () => daemonSets.lister.list().map(metaNamespaceKey) });
+    ctx.informers.start(ctx.signal);
+    await c.run(ctx.signal);
+  },
+};

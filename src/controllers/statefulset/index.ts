@@ -1,0 +1,36 @@
+import type { ControllerRevision, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { Controller } from '../../client/controller/controller.js';
+import { ownedBy } from '../../client/controller/owned-by.js';
+import type { ControllerDescriptor } from '../controller-descriptor.js';
+import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { CONTROLLER_REVISIONS } from '../history/revision-store.js';
+import { PODS, STATEFULSETS, StatefulSetReconciler } from './stateful-set-reconciler.js';
+
+export const controller: ControllerDescriptor = {
+  name: 'statefulset',
+  async start(ctx) {
+    const sets = ctx.informers.forResource<StatefulSet>(STATEFULSETS);
+    const pods = ctx.informers.forResource<Pod>(PODS);
+    const revisions = ctx.informers.forResource<ControllerRevision>(CONTROLLER_REVISIONS);
+    const reconciler = new StatefulSetReconciler({
+      client: ctx.client,
+      statefulSets: sets.lister,
+      pods: pods.lister,
+      revisions: revisions.lister,
+      recorder: ctx.eventRecorder('statefulset-controller'),
+    });
+    const c = new Controller({
+      name: 'statefulset',
+      workers: 5,
+      metrics: ctx.metrics,
+      reconciler: instrumentedReconciler('statefulset', reconciler, ctx.metrics),
+      onError: (key, err) => ctx.logger.warn('sync failed', { key, error: String(err) }),
+    })
+      .watches(sets, { enqueue: 'self' })
+      .watches(pods, { enqueue: ownedBy<Pod>('StatefulSet', 'apps') })
+      .watches(revisions, { enqueue: ownedBy<ControllerRevision>('StatefulSet', 'apps') });
+    ctx.informers.start(ctx.signal);
+    await c.run(ctx.signal);
+  },
+};
