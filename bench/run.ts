@@ -5,7 +5,9 @@
  */
 const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   apiserver: () => import('./apiserver.js'),
+  scheduler: () => import('./scheduler.js'),
   informer: () => import('./informer.js'),
+  watch: () => import('./watch.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

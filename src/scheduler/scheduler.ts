@@ -33,7 +33,7 @@ export interface SchedulerOptions {
   registry?: Registry;
   queue?: SchedulingQueueOptions;
   /** Called after each successful binding (benchmarks read latencies from it). */
-  onScheduled?: (pod: Pod, node: string, attemptMs: number, e2eMs: number) => void;
+  onScheduled?: (pod: Pod, node: string, latency: { decisionMs: number; attemptMs: number; e2eMs: number }) => void;
 }
 
 interface Profile {
@@ -155,6 +155,7 @@ export class Scheduler {
       return;
     }
     const node = outcome.node;
+    const decisionMs = performance.now() - start;
     const assumed = new PodInfo({ ...pod, spec: { ...pod.spec!, nodeName: node } });
     this.cache.assumePod(assumed);
     const undo = (message: string, reason: Failure['reason'], plugins = new Set<string>()): void => {
@@ -166,10 +167,10 @@ export class Scheduler {
     if (!reserve.isSuccess()) return undo(reserve.message(), reserve.isRejected() ? 'Unschedulable' : 'SchedulerError', new Set([reserve.plugin]));
     const permit = fwk.runPermitPlugins(state, assumed, node);
     if (!permit.isSuccess() && permit.code !== Code.Wait) return undo(permit.message(), permit.isRejected() ? 'Unschedulable' : 'SchedulerError', new Set([permit.plugin]));
-    this.track(this.bindingCycle(fwk, state, q, assumed, node, start));
+    this.track(this.bindingCycle(fwk, state, q, assumed, node, start, decisionMs));
   }
 
-  private async bindingCycle(fwk: Framework, state: CycleState, q: QueuedPodInfo, assumed: PodInfo, node: string, start: number): Promise<void> {
+  private async bindingCycle(fwk: Framework, state: CycleState, q: QueuedPodInfo, assumed: PodInfo, node: string, start: number, decisionMs: number): Promise<void> {
     let status = await fwk.waitOnPermit(assumed);
     if (status.isSuccess()) status = await fwk.runPreBindPlugins(state, assumed, node);
     if (status.isSuccess()) status = await fwk.runBindPlugins(state, assumed, node);
@@ -192,7 +193,7 @@ export class Scheduler {
     this.o.metrics.attemptDuration.observe({ result: 'scheduled', profile: fwk.profileName }, attemptMs / 1000);
     this.o.metrics.e2eDuration.observe({}, e2eMs / 1000);
     fwk.runPostBindPlugins(state, assumed, node);
-    this.o.onScheduled?.(assumed.pod, node, attemptMs, e2eMs);
+    this.o.onScheduled?.(assumed.pod, node, { decisionMs, attemptMs, e2eMs });
   }
 
   private fail(fwk: Framework, q: QueuedPodInfo, cycle: number, start: number, failure: Failure): void {

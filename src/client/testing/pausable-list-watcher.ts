@@ -24,24 +24,9 @@ export class PausableListWatcher<T extends ApiObject> implements ListerWatcher<T
     return this.inner.list(options);
   };
 
-  readonly watch = (options: WatchOptions): AsyncIterable<WatchEvent<T>> => {
-    const self = this;
-    return {
-      async *[Symbol.asyncIterator]() {
-        await self.whileRunning(options.signal);
-        if (options.signal?.aborted) return;
-        const cut = new AbortController();
-        self.open.add(cut);
-        self.watches++;
-        try {
-          const signal = options.signal ? AbortSignal.any([options.signal, cut.signal]) : cut.signal;
-          yield* self.inner.watch({ ...options, signal });
-        } finally {
-          self.open.delete(cut);
-        }
-      },
-    };
-  };
+  readonly watch = (options: WatchOptions): AsyncIterable<WatchEvent<T>> => ({
+    [Symbol.asyncIterator]: () => this.stream(options),
+  });
 
   /** Ends open watches (quietly, as a server closing them would) and holds new ones. */
   pause(): void {
@@ -56,6 +41,20 @@ export class PausableListWatcher<T extends ApiObject> implements ListerWatcher<T
 
   isWatching(): boolean {
     return this.open.size > 0;
+  }
+
+  private async *stream(options: WatchOptions): AsyncGenerator<WatchEvent<T>> {
+    await this.whileRunning(options.signal);
+    if (options.signal?.aborted) return;
+    const cut = new AbortController();
+    this.open.add(cut);
+    this.watches++;
+    try {
+      const signal = options.signal ? AbortSignal.any([options.signal, cut.signal]) : cut.signal;
+      yield* this.inner.watch({ ...options, signal });
+    } finally {
+      this.open.delete(cut);
+    }
   }
 
   private whileRunning(signal?: AbortSignal): Promise<void> {

@@ -55,8 +55,8 @@ export function planDaemonSet(input: DaemonSetPlanInput): DaemonSetPlan {
     plan.delete.push(...failed);
     const running = live.filter((p) => !failed.includes(p)).sort(byAge);
     if (running.length === 0) {
-      // Wait for a terminating pod to go before replacing it, as upstream does.
-      if (!node.pods.some(isPodTerminating)) plan.create.push(node.name);
+      // A failed pod is deleted first and replaced on a later pass; a terminating one must go first too.
+      if (node.pods.length === 0) plan.create.push(node.name);
       continue;
     }
     const updated = running.filter(input.isUpdated);

@@ -89,11 +89,9 @@ export class DaemonSetReconciler implements Reconciler {
     });
     const desired = nodes.filter((n) => n.fit.shouldRun).length;
     const ru = ds.spec?.updateStrategy?.rollingUpdate;
-    let maxSurge = scaledValue(ru?.maxSurge, desired, 0);
+    const maxSurge = scaledValue(ru?.maxSurge, desired, 0);
     let maxUnavailable = scaledValue(ru?.maxUnavailable, desired, 1);
-    if (maxSurge === 0 && maxUnavailable === 0) maxUnavailable = 1;
-    if (maxSurge > 0) maxUnavailable = Math.max(maxUnavailable, 0);
-    else maxSurge = 0;
+    if (maxSurge === 0 && maxUnavailable === 0) maxUnavailable = 1; // upstream: the rollout must make progress
     const now = this.now();
     const minReadySeconds = ds.spec?.minReadySeconds ?? 0;
     const plan = planDaemonSet({

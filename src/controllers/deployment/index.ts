@@ -8,6 +8,7 @@ import { labelSelectorFromObject } from '../../machinery/labels/index.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { controllerRefOf } from '../controller-ref.js';
 import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { syncErrorLogger } from '../sync-error-logger.js';
 import { DEPLOYMENTS, DeploymentReconciler, REPLICASETS } from './deployment-reconciler.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
@@ -51,7 +52,7 @@ export const controller: ControllerDescriptor = {
       workers: 5,
       metrics: ctx.metrics,
       reconciler: instrumentedReconciler('deployment', reconciler, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('sync failed', { key, error: err }),
+      onError: syncErrorLogger(ctx.logger),
     })
       .watches(deployInformer, { enqueue: 'self' })
       .watches(rsInformer, { enqueue: deploymentsFor(deployInformer.lister) });

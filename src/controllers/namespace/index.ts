@@ -2,6 +2,7 @@ import type { Namespace } from 'kubernetes-types/core/v1.js';
 import { Controller } from '../../client/controller/controller.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { syncErrorLogger } from '../sync-error-logger.js';
 import { NAMESPACES, NamespaceReconciler } from './namespace-reconciler.js';
 
 export const controller: ControllerDescriptor = {
@@ -13,7 +14,7 @@ export const controller: ControllerDescriptor = {
       workers: 2,
       metrics: ctx.metrics,
       reconciler: instrumentedReconciler('namespace', new NamespaceReconciler({ client: ctx.client, namespaces: informer.lister }), ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('namespace deletion failed', { namespace: key, error: err }),
+      onError: syncErrorLogger(ctx.logger),
     }).watches(informer, { enqueue: 'self' });
     await c.run(ctx.signal);
   },

@@ -9,6 +9,7 @@ import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { controllerRefOf } from '../controller-ref.js';
 import { ControllerExpectations } from '../expectations.js';
 import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { syncErrorLogger } from '../sync-error-logger.js';
 import { PODS, REPLICASETS, ReplicaSetReconciler } from './replica-set-reconciler.js';
 
 /** The ReplicaSet key controlling a pod, if a ReplicaSet controls it. */
@@ -75,7 +76,7 @@ export const controller: ControllerDescriptor = {
       workers: 5,
       metrics: ctx.metrics,
       reconciler: instrumentedReconciler('replicaset', reconciler, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('sync failed', { key, error: err }),
+      onError: syncErrorLogger(ctx.logger),
     })
       .watches(rsInformer, { enqueue: 'self' })
       .watches(podInformer, { enqueue: replicaSetsFor(rsInformer.lister) });

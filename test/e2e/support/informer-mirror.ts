@@ -1,5 +1,4 @@
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
-import type { ApiObject } from '../../../src/client/rest/api-object.js';
 import type { ResourceClient } from '../../../src/client/rest/resource-client.js';
 import { DeletedFinalStateUnknown } from '../../../src/client/cache/deleted-final-state-unknown.js';
 import type { ResourceEventHandler } from '../../../src/client/cache/resource-event-handler.js';
@@ -7,9 +6,14 @@ import { metaNamespaceKey } from '../../../src/client/cache/store.js';
 
 export const CMS = { group: '', version: 'v1', resource: 'configmaps' };
 
+/** Just what a snapshot reads, so client-node's objects (Dates for timestamps) fit too. */
+interface Identified {
+  metadata?: { namespace?: string; name?: string; resourceVersion?: string };
+}
+
 /** key → resourceVersion, sorted: what "the cache equals the server" compares. */
-export function snapshot(items: readonly ApiObject[]): string {
-  const entries = items.map((o) => [metaNamespaceKey(o), o.metadata?.resourceVersion ?? ''] as const);
+export function snapshot(items: readonly Identified[]): string {
+  const entries = items.map((o) => [`${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`, o.metadata?.resourceVersion ?? ''] as const);
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify(entries);
 }
