@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Namespace, Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { SharedIndexInformer } from '../client/cache/shared-informer.js';
@@ -92,6 +93,8 @@ export class Scheduler {
 
   /** Lists and watches, then schedules until the signal aborts; waits for in-flight bindings. */
   async run(signal: AbortSignal): Promise<void> {
+    // One abort listener per informer, loop and waiter is expected, not a leak.
+    setMaxListeners(100, signal);
     this.o.informers.start(signal);
     if (!(await this.o.informers.waitForCacheSync(signal))) return;
     const registrations = registerEventHandlers(this, this.o.informers, [...new Set([...this.pluginEvents.values()].flat().map((e) => e.resource))]);

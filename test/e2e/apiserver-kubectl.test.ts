@@ -35,6 +35,17 @@ describe('skiff server driven by the real kubectl', () => {
     }
   });
 
+  it('exposes health and Prometheus metrics', async () => {
+    assert.equal(await k.ok(['get', '--raw', '/healthz']), 'ok');
+    assert.match(await k.ok(['get', '--raw', '/readyz?verbose']), /\[\+\]etcd ok/);
+    await k.ok(['get', 'pods', '-A']);
+    const metrics = await k.ok(['get', '--raw', '/metrics']);
+    assert.match(metrics, /^# TYPE apiserver_request_total counter$/m);
+    assert.match(metrics, /^apiserver_request_total\{.*verb="LIST".*\} \d+$/m);
+    assert.match(metrics, /^apiserver_request_duration_seconds_bucket\{.*resource="pods".*\} \d+$/m);
+    assert.match(metrics, /^apiserver_storage_request_duration_seconds_count\{operation="list"\} \d+$/m);
+  });
+
   it('has the system namespaces', async () => {
     const out = await k.ok(['get', 'namespaces', '-o', 'name']);
     for (const n of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) assert.match(out, new RegExp(`^namespace/${n}$`, 'm'));

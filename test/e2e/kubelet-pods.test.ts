@@ -63,6 +63,8 @@ test('pods on the node: running, completed, crash-looping, env/configMap, readin
   const ready = join(shared, 'ready');
   const termed = join(shared, 'terminated');
   const pidFile = join(shared, 'graceful.pid');
+  // a path of its own: the process runtime creates mount points on the host filesystem
+  const mnt = join(shared, 'mnt', 'config');
   const manifests = [
     podYaml('sleeper', `  containers:\n  - name: main\n    image: busybox\n    command: ["sh", "-c", "echo hello; sleep 3600"]\n`),
     podYaml('once', `  restartPolicy: Never\n  containers:\n  - name: main\n    image: busybox\n    command: ["sh", "-c", "echo done"]\n`),
@@ -72,14 +74,14 @@ test('pods on the node: running, completed, crash-looping, env/configMap, readin
       '  containers:',
       '  - name: main',
       '    image: busybox',
-      '    command: ["sh", "-c", "echo $(MODE) $GREETING $MY_POD $(cat /config/greeting) > ' + out + '"]',
+      '    command: ["sh", "-c", "echo $(MODE) $GREETING $MY_POD $(cat ' + mnt + '/greeting) > ' + out + '"]',
       '    env:',
       '    - {name: MODE, value: test}',
       '    - name: GREETING',
       '      valueFrom: {configMapKeyRef: {name: app-config, key: greeting}}',
       '    - name: MY_POD',
       '      valueFrom: {fieldRef: {fieldPath: metadata.name}}',
-      '    volumeMounts: [{name: cfg, mountPath: /config}]',
+      '    volumeMounts: [{name: cfg, mountPath: ' + mnt + '}]',
       '  volumes: [{name: cfg, configMap: {name: app-config}}]',
       '',
     ].join('\n')),
