@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setMaxListeners } from 'node:events';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { ApiError, badRequest, internalError, methodNotAllowed, notFound, unauthorized } from '../machinery/api-error.js';
 import type { Logger } from '../machinery/logger.js';
@@ -15,6 +16,7 @@ import { handleGet, handleList } from './handlers/read.js';
 import type { RequestScope } from './handlers/scope.js';
 import { handleBinding, handleScale } from './handlers/subresources.js';
 import { handleFinalize } from './handlers/finalize.js';
+import { KubeletProxy, rejectUpgrade, type KubeletClientTls } from './kubelet-proxy/kubelet-proxy.js';
 import { handleWatch, type WatchSettings } from './handlers/watch.js';
 import { handleCreate, handleUpdate } from './handlers/write.js';
 import { parseAccept } from './http/media-type.js';
@@ -40,6 +42,8 @@ export interface ApiServerOptions {
   nodePortRange?: [number, number];
   watch?: Partial<WatchSettings>;
   clock?: () => Date;
+  /** The client certificate the API server presents to kubelets (logs, exec, attach, port-forward). */
+  kubeletClient?: KubeletClientTls;
 }
 
 function parseRequestUrl(raw: string): URL {
@@ -65,6 +69,7 @@ export class ApiServer {
   private readonly stopping = new AbortController();
   private readonly watchSettings: WatchSettings;
   private readonly clock: () => Date;
+  private readonly kubelets: KubeletProxy;
 
   constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? (() => new Date());
@@ -85,6 +90,8 @@ export class ApiServer {
       { ca: opts.tls.caPem, cert: opts.tls.certPem, key: opts.tls.keyPem, requestCert: true, rejectUnauthorized: false },
       (req, res) => void this.serve(req, res),
     );
+    this.kubelets = new KubeletProxy(this.registry, opts.kubeletClient ?? { certPem: opts.tls.certPem, keyPem: opts.tls.keyPem });
+    this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.serveUpgrade(req, socket, head));
     this.server.keepAliveTimeout = 65_000;
     this.server.headersTimeout = 70_000;
   }
@@ -127,6 +134,21 @@ export class ApiServer {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const resource = info?.resource ? (info.subresource ? `${info.resource}/${info.subresource}` : info.resource) : '';
       this.metrics.observeRequest(info?.verb ?? (req.method ?? '').toLowerCase(), resource, res.statusCode, seconds);
+    }
+  }
+
+  /** Upgrade requests (exec, attach, port-forward) bypass the request handler: authenticate and splice to the kubelet. */
+  private async serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    try {
+      if (!(req.socket as TLSSocket).authorized) throw unauthorized();
+      const url = parseRequestUrl(req.url ?? '/');
+      const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+      if (!info.isResourceRequest || info.group !== '' || info.resource !== 'pods' || !['exec', 'attach', 'portforward'].includes(info.subresource)) {
+        throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+      }
+      await this.kubelets.upgrade(info.namespace, info.name, info.subresource, req, socket, head);
+    } catch (err) {
+      rejectUpgrade(socket, this.toApiError(err, req));
     }
   }
 
@@ -270,6 +292,13 @@ export class ApiServer {
       case 'finalize':
         if (info.verb !== 'update') throw notAllowed();
         return handleFinalize(scope);
+      case 'log':
+        if (info.verb !== 'get') throw notAllowed();
+        return this.kubelets.log(info.namespace, info.name, scope.query, scope.res, scope.signal);
+      case 'exec':
+      case 'attach':
+      case 'portforward':
+        throw badRequest('Upgrade request required');
     }
     throw notAllowed();
   }

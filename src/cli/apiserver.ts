@@ -82,6 +82,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   const server = new ApiServer({
     storage,
     tls: { caPem: pki.ca.certPem, certPem: pki.serving.certPem, keyPem: pki.serving.keyPem },
+    kubeletClient: { certPem: pki.admin.certPem, keyPem: pki.admin.keyPem },
     bindAddress: flags['bind-address'],
     port: Number(flags.port),
     logger,

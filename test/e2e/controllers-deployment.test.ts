@@ -114,7 +114,7 @@ describe('controller manager: Deployments, ReplicaSets, garbage collector, names
     await kubectl.ok(['-n', 'doomed', 'create', 'deployment', 'x', '--image=nginx', '--replicas=2']);
     await kubectl.ok(['-n', 'doomed', 'create', 'configmap', 'c']);
     await kubectl.ok(['-n', 'doomed', 'rollout', 'status', 'deployment/x', '--timeout=20s']);
-    await kubectl.ok(['delete', 'namespace', 'doomed', '--timeout=20s']);
+    await kubectl.ok(['delete', 'namespace', 'doomed', '--timeout=10s']);
     assert.match(await kubectl.fails(['get', 'namespace', 'doomed']), /NotFound|not found/);
   });
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Node, Pod, PodCondition, Taint } from 'kubernetes-types/core/v1.js';
 import type { Client } from '../../src/client/rest/client.js';
 import { isConflict, isNotFound } from '../../src/client/rest/error-predicates.js';
@@ -55,10 +56,7 @@ export class WorkloadSim {
       } catch (err) {
         if (!isConflict(err) && !isNotFound(err)) console.error('workload sim:', err);
       }
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, interval);
-        signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
-      });
+      await sleep(interval, undefined, { signal }).catch(() => undefined); // rejects only on abort, which ends the loop
     }
   }
 

@@ -29,6 +29,10 @@ export function subresourceVerbs(sub: string): string[] {
       return ['create'];
     case 'finalize':
       return ['update'];
+    case 'exec':
+    case 'attach':
+    case 'portforward':
+      return ['create', 'get'];
     default:
       return ['get'];
   }
@@ -37,5 +41,7 @@ export function subresourceVerbs(sub: string): string[] {
 export function subresourceKind(r: ResourceInfo, sub: string): { group: string; version: string; kind: string } {
   if (sub === 'scale') return { group: 'autoscaling', version: 'v1', kind: 'Scale' };
   if (sub === 'binding') return { group: '', version: 'v1', kind: 'Binding' };
+  const options: Record<string, string> = { exec: 'PodExecOptions', attach: 'PodAttachOptions', portforward: 'PodPortForwardOptions' };
+  if (options[sub]) return { group: '', version: 'v1', kind: options[sub] };
   return { group: r.group, version: r.version, kind: r.kind };
 }

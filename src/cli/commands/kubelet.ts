@@ -75,6 +75,8 @@ export const command: ComponentCommand = {
     try {
       await kubelet.run(ctx.signal);
     } finally {
+      // without adoption of running pods on restart, leaving them would orphan them
+      await runtime.close();
       await health.stop();
       client.close();
     }

@@ -14,6 +14,7 @@ import { CONTROLLER_REVISION_HASH_LABEL, hashOfRevision, revisionsToTruncate } f
 import type { PodExpectations } from '../history/pod-expectations.js';
 import { cachedPodState, isPodTerminating } from '../history/pod-state.js';
 import { stableStringify } from '../history/revision-hash.js';
+import { updateStatusFresh } from '../history/update-status.js';
 import { CONTROLLER_REVISIONS, ensureUpdateRevision } from '../history/revision-store.js';
 import { slowStartBatch } from '../slow-start-batch.js';
 import { daemonPodTargetNode, newDaemonPod, POD_TEMPLATE_GENERATION_LABEL, withDaemonTolerations, withNodeNameAffinity } from './daemon-pod.js';
@@ -119,7 +120,7 @@ export class DaemonSetReconciler implements Reconciler {
       });
     }
     if (stableStringify(status) !== stableStringify(ds.status ?? {})) {
-      await this.o.client.resource<DaemonSet>(DAEMONSETS).namespace(namespace).updateStatus({ ...ds, status });
+      await updateStatusFresh(this.o.client.resource<DaemonSet>(DAEMONSETS).namespace(namespace), ds, status);
     }
     if (minReadySeconds > 0 && status.numberAvailable !== status.numberReady) return { requeueAfter: minReadySeconds * 1000 };
   }

@@ -13,6 +13,7 @@ import { isPodAvailable } from '../pod-readiness.js';
 import { revisionsToTruncate, templateOfRevision } from '../history/controller-revision.js';
 import { isPodRunningAndReady, isPodTerminating } from '../history/pod-state.js';
 import { stableStringify } from '../history/revision-hash.js';
+import { updateStatusFresh } from '../history/update-status.js';
 import { CONTROLLER_REVISIONS, ensureUpdateRevision } from '../history/revision-store.js';
 import { newPersistentVolumeClaims, newStatefulSetPod, podOrdinal, podRevision } from './stateful-pod.js';
 import { planStatefulSet, type StatefulSetAction } from './stateful-set-plan.js';
@@ -98,7 +99,7 @@ export class StatefulSetReconciler implements Reconciler {
       });
     }
     if (stableStringify(status) !== stableStringify(set.status ?? {})) {
-      await this.o.client.resource<StatefulSet>(STATEFULSETS).namespace(namespace).updateStatus({ ...set, status });
+      await updateStatusFresh(this.o.client.resource<StatefulSet>(STATEFULSETS).namespace(namespace), set, status);
     }
     // minReadySeconds: look again when the youngest ready pod becomes available.
     const minReady = set.spec?.minReadySeconds ?? 0;
