@@ -109,7 +109,7 @@ describe('controller manager: Deployments, ReplicaSets, garbage collector, names
     assert.equal((await podsOf('fg')).length, 0);
   });
 
-  it('empties and deletes a namespace', { todo: 'needs PUT namespaces/x/finalize to keep an empty spec.finalizers (defaulting re-adds "kubernetes")' }, async () => {
+  it('empties and deletes a namespace', async () => {
     await kubectl.ok(['create', 'namespace', 'doomed']);
     await kubectl.ok(['-n', 'doomed', 'create', 'deployment', 'x', '--image=nginx', '--replicas=2']);
     await kubectl.ok(['-n', 'doomed', 'create', 'configmap', 'c']);

@@ -18,7 +18,7 @@ export async function handleFinalize(scope: RequestScope): Promise<void> {
       if (!current) throw notFound(scope.store.groupResource, scope.info.name);
       const ns = asKind<Namespace>(current);
       ns.spec = { ...ns.spec, finalizers: body.spec?.finalizers ?? [] };
-      if (ns.spec.finalizers?.length === 0) delete ns.spec.finalizers;
+      // an emptied list stays (empty): defaulting only fills in a missing one
       return asObject(ns);
     },
     { dryRun: isDryRun(scope.query), subresource: 'finalize' },

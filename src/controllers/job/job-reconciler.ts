@@ -206,7 +206,10 @@ export class JobReconciler implements Reconciler {
       const phase = pod.status?.phase;
       const failedPod = phase === 'Failed' || (!replaceOnlyFailed && isPodTerminating(pod) && phase !== 'Succeeded');
       if (phase === 'Succeeded') {
-        if (!uncounted.succeeded.includes(uid)) uncounted.succeeded.push(uid), newSucceeded++;
+        if (!uncounted.succeeded.includes(uid)) {
+          uncounted.succeeded.push(uid);
+          newSucceeded++;
+        }
       } else if (failedPod) {
         const match = phase === 'Failed' ? matchPodFailurePolicy(job.spec?.podFailurePolicy, pod) : undefined;
         if (match?.action === 'FailJob') failJob ??= { reason: 'PodFailurePolicy', message: match.message };
@@ -215,10 +218,8 @@ export class JobReconciler implements Reconciler {
           newFailed++;
           lastFailureTime = Math.max(lastFailureTime, finishTime(pod) ?? this.now());
         }
-      } else if (!finished && !isPodTerminating(pod)) {
-        continue; // still running: keep tracking it
       } else if (!finished) {
-        continue; // terminating with replaceOnlyFailed: wait for its Failed phase
+        continue; // still running, or terminating while only Failed pods count: keep tracking it
       }
       toRelease.push(pod);
     }
