@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { ClientRequest } from 'node:http';
 import https from 'node:https';
 import { setMaxListeners } from 'node:events';
 import { parse } from 'yaml';
@@ -48,10 +49,10 @@ function client(kubeconfig: string, port: number) {
     cert: b64(kc.users[0]!.user['client-certificate-data']),
     key: b64(kc.users[0]!.user['client-key-data']),
   });
-  const send = (method: string, path: string, body?: unknown) =>
+  const send = (method: string, path: string, body?: unknown, contentType = method === 'PATCH' ? 'application/merge-patch+json' : 'application/json') =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
       const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-      const req = https.request({ host: '127.0.0.1', port, method, path, agent, headers: { 'content-type': 'application/json', ...(data ? { 'content-length': data.length } : {}) } }, (res) => {
+      const req = https.request({ host: '127.0.0.1', port, method, path, agent, headers: { 'content-type': contentType, ...(data ? { 'content-length': data.length } : {}) } }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
@@ -62,7 +63,7 @@ function client(kubeconfig: string, port: number) {
     });
   /** Opens a watch; `onEvent` gets the arrival time of each event's resourceVersion. */
   const watch = (path: string, onEvent: (rv: number, at: number) => void) =>
-    new Promise<https.ClientRequest>((resolve, reject) => {
+    new Promise<ClientRequest>((resolve, reject) => {
       const req = https.request({ host: '127.0.0.1', port, method: 'GET', path, agent }, (res) => {
         let buffered = '';
         res.on('data', (chunk: Buffer) => {

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ConfigMap, Node, Pod, PodStatus, Secret } from 'kubernetes-types/core/v1.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 
@@ -14,6 +15,10 @@ import { PodWorkers } from './pod/pod-workers.js';
 import type { Runtime } from './runtime/runtime.js';
 import { KubeletServer } from './server/kubelet-server.js';
 import { selfSignedServingCert } from './server/serving-cert.js';
+import { StreamingServer, type StreamTargets } from './server/streaming-server.js';
+import { MirrorPods } from './static-pods/mirror-pods.js';
+import { isMirrorPod } from './static-pods/static-pod-manifest.js';
+import { StaticPodSource } from './static-pods/static-pod-source.js';
 
 export interface KubeletOptions {
   client: Client;
@@ -27,6 +32,8 @@ export interface KubeletOptions {
   logger: Logger;
   /** The node's address for hostIP and probes; default: measured. */
   nodeIP?: string;
+  /** Static pod manifests (a directory or one file); default `<rootDir>/manifests`, '' turns the file source off. */
+  podManifestPath?: string;
 }
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
@@ -68,10 +75,7 @@ export class Kubelet {
       confirmDeletion: (pod) => this.confirmDeletion(pod),
     });
     this.workers = workers;
-    runtime.onContainerEvent((s) => {
-      const uid = s.labels['io.kubernetes.pod.uid'];
-      for (const p of pods.lister.list()) if (p.metadata?.uid === uid) workers.onUpdate(p, p);
-    });
+    runtime.onContainerEvent((s) => workers.requestSync(s.labels['io.kubernetes.pod.uid'] ?? ''));
     const resync = { onAdd: (o: ConfigMap | Secret) => workers.resyncNamespace(o.metadata?.namespace ?? ''), onUpdate: (_: unknown, o: ConfigMap | Secret) => workers.resyncNamespace(o.metadata?.namespace ?? '') };
     configMaps.addEventHandler(resync);
     secrets.addEventHandler(resync);
@@ -95,6 +99,7 @@ export class Kubelet {
         if (!attempt) return { error: previous ? `previous terminated container "${cname}" in pod "${name}" not found` : `container "${cname}" in pod "${name}" is waiting to start: ${rec.waiting?.reason ?? 'ContainerCreating'}` };
         return { path: attempt.logPath, running: () => rec.current?.id === attempt.id && rec.current.state === 'Running' };
       },
+      streaming: new StreamingServer(runtime, streamTargets(workers)),
     });
     const port = await server.start();
     logger.info('kubelet server listening', { port });
@@ -108,10 +113,35 @@ export class Kubelet {
     const node: Node = await reporter.register(signal);
     const lease = new LeaseRenewer({ client, nodeName, nodeUid: node.metadata?.uid, logger });
 
-    pods.addEventHandler(workers);
+    // static pods run from files; the API server only holds their mirrors, which are never run themselves
+    const mirrors = new MirrorPods({
+      client, nodeName, nodeUid: node.metadata?.uid ?? '', logger,
+      mirrors: () => pods.lister.list().filter(isMirrorPod),
+      onCreated: (uid) => workers.requestSync(uid, true),
+    });
+    const manifestPath = this.opts.podManifestPath ?? join(this.opts.rootDir, 'manifests');
+    let staticPods: ReadonlyMap<string, Pod> = new Map();
+    const staticSource = new StaticPodSource({
+      path: manifestPath, nodeName, logger,
+      onChange: (next) => {
+        for (const [uid, p] of staticPods) if (!next.has(uid)) workers.onDelete(p);
+        for (const [uid, p] of next) if (!staticPods.has(uid)) workers.onAdd(p);
+        staticPods = next;
+        void mirrors.setDesired(next);
+      },
+    });
+    pods.addEventHandler({
+      onAdd: (p) => (isMirrorPod(p) ? void mirrors.request() : workers.onAdd(p)),
+      onUpdate: (o, p) => (isMirrorPod(p) ? void mirrors.request() : workers.onUpdate(o, p)),
+      onDelete: (o) => {
+        const p = 'obj' in o ? (o.obj as Pod | undefined) : o;
+        if (p && isMirrorPod(p)) void mirrors.request();
+        else workers.onDelete(o);
+      },
+    });
     podInformers.start(signal);
     objectInformers.start(signal);
-    await Promise.all([reporter.run(signal), lease.run(signal)]);
+    await Promise.all([reporter.run(signal), lease.run(signal), manifestPath ? staticSource.run(signal) : undefined, manifestPath ? mirrors.run(signal) : undefined]);
     await podInformers.shutdown();
     await objectInformers.shutdown();
     await server.stop();
@@ -138,4 +168,26 @@ export class Kubelet {
       if (!isNotFound(err) && !isConflict(err)) throw err;
     }
   }
+}
+
+/** Resolves exec, attach and port-forward targets through the pod workers. */
+function streamTargets(workers: PodWorkers): StreamTargets {
+  return {
+    container(namespace, name, container) {
+      const found = workers.find(namespace, name);
+      if (!found) return { code: 404, message: 'pod does not exist' };
+      const names = [...(found.pod.spec?.initContainers ?? []), ...(found.pod.spec?.containers ?? [])].map((c) => c.name);
+      const cname = container || (names.length === 1 ? names[0] : undefined);
+      if (!cname) return { code: 400, message: `a container name must be specified for pod ${name}, choose one of: [${names.join(' ')}]` };
+      const current = found.worker.container(cname)?.current;
+      if (!current || current.state !== 'Running') return { code: 404, message: `container not found ("${cname}")` };
+      return { id: current.id, name: `${namespace}/${name}` };
+    },
+    sandbox(namespace, name) {
+      const found = workers.find(namespace, name);
+      const id = found?.worker.podSandboxId;
+      if (!found || !id) return { code: 404, message: 'pod does not exist' };
+      return { id, name: `${namespace}/${name}` };
+    },
+  };
 }

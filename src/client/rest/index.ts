@@ -1,8 +1,9 @@
 export { Client } from './client.js';
-export { RestClient, type RestRequest, type RestClientOptions } from './rest-client.js';
+export { RestClient, DEFAULT_QPS, DEFAULT_BURST, type RestRequest, type RestClientOptions } from './rest-client.js';
 export type { RestConfig } from './rest-config.js';
 export { loadKubeconfig, KubeconfigError, type KubeconfigSource } from './kubeconfig.js';
 export { inClusterConfig } from './in-cluster-config.js';
+export { defaultRestConfig, type DefaultConfigOptions } from './default-config.js';
 export { ResourceClient, type ListOptions, type WatchOptions, type PatchType, type DeleteOptions } from './resource-client.js';
 export { resourcePath, type GroupVersionResource } from './resource-path.js';
 export type { WatchEvent, WatchEventType } from './watch-event.js';

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadKubeconfig, KubeconfigError } from './kubeconfig.js';
 import { inClusterConfig } from './in-cluster-config.js';
+import { defaultRestConfig } from './default-config.js';
 
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
@@ -68,4 +69,26 @@ test('in-cluster config uses the service account files and env', () => {
   assert.equal(c.ca?.toString(), 'CA');
   assert.equal(c.namespace, 'kube-system');
   assert.throws(() => inClusterConfig({ dir, env: {} }), KubeconfigError);
+});
+
+test('default config: explicit path, then $KUBECONFIG, then in-cluster, then ~/.kube/config', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dc-'));
+  const kc = (server: string) => `current-context: c
+clusters: [{ name: k, cluster: { server: "${server}" } }]
+contexts: [{ name: c, context: { cluster: k } }]
+`;
+  writeFileSync(join(dir, 'explicit'), kc('https://explicit:1'));
+  writeFileSync(join(dir, 'env'), kc('https://env:1'));
+  mkdirSync(join(dir, 'home', '.kube'), { recursive: true });
+  writeFileSync(join(dir, 'home', '.kube', 'config'), kc('https://home:1'));
+  mkdirSync(join(dir, 'sa'));
+  writeFileSync(join(dir, 'sa', 'token'), 't');
+  const cluster = { KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' };
+  const base = { home: join(dir, 'home'), dir: join(dir, 'sa') };
+  const server = (o: Parameters<typeof defaultRestConfig>[0]) => defaultRestConfig({ ...base, ...o }).server;
+  assert.equal(server({ kubeconfig: join(dir, 'explicit'), env: { KUBECONFIG: join(dir, 'env'), ...cluster } }), 'https://explicit:1');
+  assert.equal(server({ env: { KUBECONFIG: `${join(dir, 'missing')}:${join(dir, 'env')}`, ...cluster } }), 'https://env:1');
+  assert.equal(server({ env: cluster }), 'https://10.0.0.1:443');
+  assert.equal(server({ env: {} }), 'https://home:1');
+  assert.throws(() => defaultRestConfig({ env: {}, home: join(dir, 'nowhere') }), KubeconfigError);
 });

@@ -78,6 +78,17 @@ export class PodWorker {
     return this.request();
   }
 
+  /** The pod's sandbox, once created (for port-forward). */
+  get podSandboxId(): string | undefined {
+    return this.sandboxId;
+  }
+
+  /** The API object lost our status (a mirror pod was recreated): write it again on the next sync. */
+  resendStatus(): Promise<void> {
+    this.lastStatus = '';
+    return this.request();
+  }
+
   /** Names the container (for logs) → the record. */
   container(name: string): ContainerRecord | undefined {
     return this.records.get(name);
@@ -228,6 +239,8 @@ export class PodWorker {
         memoryLimit: limits.memory ? Quantity.parse(String(limits.memory)).value() : undefined,
         cpuLimitMillis: limits.cpu ? Quantity.parse(String(limits.cpu)).milliValue() : undefined,
         labels: { 'io.kubernetes.pod.uid': this.uid, 'io.kubernetes.container.name': r.spec.name },
+        stdin: r.spec.stdin,
+        stdinOnce: r.spec.stdinOnce,
       });
       mkdirSync(join(this.podDir(), 'logs', r.spec.name), { recursive: true });
       await this.deps.runtime.startContainer(id);

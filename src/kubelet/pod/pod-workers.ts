@@ -36,6 +36,12 @@ export class PodWorkers implements ResourceEventHandler<Pod> {
     return undefined;
   }
 
+  /** Asks the worker of a pod uid to resync (its container changed state); `resendStatus` also rewrites its status. */
+  requestSync(uid: string, resendStatus = false): void {
+    const w = this.workers.get(uid);
+    if (w && !w.done) void (resendStatus ? w.resendStatus() : w.request());
+  }
+
   /** Asks every worker in a namespace to resync (a ConfigMap or Secret there changed). */
   resyncNamespace(namespace: string): void {
     for (const w of this.workers.values()) if (w.currentPod.metadata?.namespace === namespace) void w.request();

@@ -48,6 +48,9 @@ export interface ContainerConfig {
   /** Millicores; 0 or absent means unlimited. */
   cpuLimitMillis?: number;
   labels?: Record<string, string>;
+  /** Keep a stdin pipe open for `attach` (the container's `stdin`); `stdinOnce` closes it after the first attach ends. */
+  stdin?: boolean;
+  stdinOnce?: boolean;
 }
 
 export type ContainerState = 'Created' | 'Running' | 'Exited' | 'Unknown';
@@ -75,6 +78,28 @@ export interface ExecResult {
   exitCode: number;
   stdout: string;
   stderr: string;
+}
+
+/** Which standard streams a streaming exec or attach carries (CRI ExecRequest/AttachRequest). */
+export interface StreamOptions {
+  stdin: boolean;
+  stdout: boolean;
+  stderr: boolean;
+  /** A terminal: stderr is merged into stdout and the size can change. */
+  tty: boolean;
+}
+
+/** The live ends of an exec'd process or an attached container. */
+export interface ContainerStreams {
+  stdin?: NodeJS.WritableStream;
+  stdout?: NodeJS.ReadableStream;
+  stderr?: NodeJS.ReadableStream;
+  /** Settles once the output is complete: the exec'd process's exit code, or the attached container's end. */
+  done: Promise<{ exitCode: number }>;
+  /** Terminal size change (tty only; best effort). */
+  resize(width: number, height: number): void;
+  /** Ends the session early: kills an exec'd process, detaches from a container. */
+  close(): void;
 }
 
 /** The runtime could not do what was asked; `reason` becomes the container's waiting reason. */
@@ -109,12 +134,22 @@ export interface ContainerRuntime {
   execSync(id: string, argv: string[], timeoutMs: number): Promise<ExecResult>;
 }
 
+/** CRI's streaming calls: the kubelet server serves them to `kubectl exec` and `attach`. */
+export interface StreamingRuntime {
+  /** Starts a command inside a running container with live streams. */
+  exec(id: string, argv: string[], opts: StreamOptions): Promise<ContainerStreams>;
+  /** Joins a running container's output (and its stdin, when it was created with one). */
+  attach(id: string, opts: StreamOptions): Promise<ContainerStreams>;
+  /** A TCP connection to `port` inside the pod's network. */
+  portForward(podSandboxId: string, port: number): Promise<NodeJS.ReadWriteStream & { destroy(): void }>;
+}
+
 export interface RuntimeVersion {
   runtimeName: string;
   runtimeVersion: string;
 }
 
-export interface Runtime extends SandboxRuntime, ContainerRuntime {
+export interface Runtime extends SandboxRuntime, ContainerRuntime, StreamingRuntime {
   version(): RuntimeVersion;
   /** Fires when some container changed state (e.g. exited), so pod workers can resync promptly. */
   onContainerEvent(listener: (status: ContainerStatus) => void): void;

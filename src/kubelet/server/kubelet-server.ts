@@ -2,7 +2,10 @@ import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
 import { parseLogOptions, streamLogs } from './container-logs.js';
+import type { StreamingServer } from './streaming-server.js';
 
 /** Where a container's log lives; undefined if the pod or container is unknown here. */
 export type LogLocator = (namespace: string, pod: string, container: string | undefined, previous: boolean) => { path: string; running: () => boolean } | undefined | { error: string };
@@ -15,12 +18,15 @@ export interface KubeletServerOptions {
   locateLog: LogLocator;
   /** Running pods as a PodList (upstream's /pods). */
   pods: () => unknown;
+  /** Serves exec, attach and portForward upgrades. */
+  streaming?: StreamingServer;
 }
 
 /**
  * The kubelet's HTTPS API: /healthz, /metrics, /pods and
  * /containerLogs/<namespace>/<pod>/<container>, which the API server proxies
- * for `pods/log`. Client certificates are requested and, when a CA is given,
+ * for `pods/log`, and the exec, attach and portForward upgrades (see
+ * StreamingServer). Client certificates are requested and, when a CA is given,
  * must chain to it.
  */
 export class KubeletServer {
@@ -28,6 +34,7 @@ export class KubeletServer {
 
   constructor(private readonly opts: KubeletServerOptions) {
     this.server = https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...(opts.tls.ca ? { ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false } : {}) }, (req, res) => void this.handle(req, res));
+    this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(req, socket, head));
   }
 
   async start(): Promise<number> {
@@ -43,6 +50,18 @@ export class KubeletServer {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
     });
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => socket.destroy());
+    const path = new URL(req.url ?? '/', 'https://kubelet').pathname;
+    try {
+      if (this.opts.tls.ca && !(req.socket as TLSSocket).authorized) return rawError(socket, 401, 'Unauthorized');
+      if (!this.opts.streaming?.handles(path)) return rawError(socket, 404, '404 page not found');
+      await this.opts.streaming.upgrade(req, socket, head);
+    } catch (err) {
+      if (!socket.destroyed) rawError(socket, 500, err instanceof Error ? err.message : String(err));
+    }
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -62,7 +81,8 @@ export class KubeletServer {
         if ('error' in found) return text(res, 400, `${found.error}\n`);
         return await streamLogs(found.path, parseLogOptions(url.searchParams), res, found.running);
       }
-      if (['exec', 'attach', 'portForward', 'run'].includes(parts[0])) return text(res, 501, `${parts[0]} is not implemented by this kubelet yet\n`);
+      if (['exec', 'attach', 'portForward'].includes(parts[0])) return text(res, 400, `${parts[0]} needs an upgrade to a streaming protocol (WebSocket or SPDY/3.1)\n`);
+      if (parts[0] === 'run') return text(res, 501, 'run is not implemented by this kubelet\n');
       return text(res, 404, '404 page not found\n');
     } catch (err) {
       if (!res.headersSent) text(res, 500, `${err instanceof Error ? err.message : String(err)}\n`);
@@ -74,4 +94,8 @@ export class KubeletServer {
 function text(res: ServerResponse, code: number, body: string, type = 'text/plain; charset=utf-8'): void {
   res.writeHead(code, { 'Content-Type': type });
   res.end(body);
+}
+
+function rawError(socket: Duplex, code: number, message: string): void {
+  socket.end(`HTTP/1.1 ${code} ${code === 401 ? 'Unauthorized' : code === 404 ? 'Not Found' : 'Internal Server Error'}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(message)}\r\nConnection: close\r\n\r\n${message}`);
 }

@@ -1,18 +1,24 @@
 import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
 import {
   RuntimeError,
   type ContainerConfig,
+  type ContainerStreams,
   type ContainerStatus,
   type ExecResult,
   type PodSandboxConfig,
   type PodSandboxStatus,
   type Runtime,
   type RuntimeVersion,
+  type StreamOptions,
 } from '../runtime.js';
+import { dialPort } from '../dial-port.js';
 
 interface FakeContainer {
   status: ContainerStatus;
   config: ContainerConfig;
+  /** Attached sessions, ended when the container exits. */
+  attached: Set<() => void>;
 }
 
 /**
@@ -73,6 +79,7 @@ export class FakeRuntime implements Runtime {
         id, sandboxId, name: config.name, attempt: config.attempt, image: config.image, state: 'Created',
         createdAt: new Date(), logPath: config.logPath, labels: { ...config.labels },
       },
+      attached: new Set(),
     });
     return id;
   }
@@ -116,6 +123,51 @@ export class FakeRuntime implements Runtime {
     return this.execResults.get(argv[0]) ?? { exitCode: argv[0] === 'false' ? 1 : 0, stdout: '', stderr: '' };
   }
 
+  /** `cat` echoes stdin to stdout until stdin ends; anything else answers from `execResults`. */
+  async exec(id: string, argv: string[], opts: StreamOptions): Promise<ContainerStreams> {
+    const c = this.get(id);
+    if (c.status.state !== 'Running') throw new RuntimeError('RunContainerError', `container ${id} is not running`);
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let done: Promise<{ exitCode: number }>;
+    if (argv[0] === 'cat') {
+      stdin.pipe(stdout);
+      stderr.end();
+      done = new Promise((resolve) => stdout.once('end', () => resolve({ exitCode: 0 })));
+    } else {
+      const r = this.execResults.get(argv[0]) ?? { exitCode: argv[0] === 'false' ? 1 : 0, stdout: '', stderr: '' };
+      stdin.resume();
+      stdout.end(r.stdout);
+      stderr.end(opts.tty ? '' : r.stderr);
+      done = Promise.resolve({ exitCode: r.exitCode });
+    }
+    return { stdin: opts.stdin ? stdin : undefined, stdout, stderr: opts.tty ? undefined : stderr, done, resize: () => undefined, close: () => stdin.end() };
+  }
+
+  /** Attached output stays silent; the session ends when the container exits or the caller closes it. */
+  async attach(id: string, opts: StreamOptions): Promise<ContainerStreams> {
+    const c = this.get(id);
+    if (c.status.state !== 'Running') throw new RuntimeError('RunContainerError', `container ${id} is not running`);
+    const stdout = new PassThrough();
+    let end!: () => void;
+    const done = new Promise<{ exitCode: number }>((resolve) => {
+      end = () => {
+        c.attached.delete(end);
+        stdout.end();
+        resolve({ exitCode: c.status.exitCode ?? 0 });
+      };
+    });
+    c.attached.add(end);
+    return { stdin: opts.stdin ? new PassThrough().resume() : undefined, stdout, done, resize: () => undefined, close: end };
+  }
+
+  async portForward(podSandboxId: string, port: number): Promise<NodeJS.ReadWriteStream & { destroy(): void }> {
+    const sb = this.sandboxes.get(podSandboxId);
+    if (!sb) throw new RuntimeError('NotFound', `pod sandbox ${podSandboxId} not found`);
+    return dialPort('127.0.0.1', port);
+  }
+
   /** Test hook: the container's process ends with `exitCode`. */
   exit(id: string, exitCode: number, reason?: string): void {
     this.finish(this.get(id), exitCode, reason ?? (exitCode === 0 ? 'Completed' : 'Error'));
@@ -127,6 +179,7 @@ export class FakeRuntime implements Runtime {
     c.status.exitCode = exitCode;
     c.status.reason = reason;
     c.status.finishedAt = new Date();
+    for (const end of [...c.attached]) end();
     for (const l of this.listeners) l({ ...c.status });
   }
 

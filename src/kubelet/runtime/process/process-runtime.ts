@@ -7,15 +7,19 @@ import {
   RuntimeError,
   type ContainerConfig,
   type ContainerStatus,
+  type ContainerStreams,
   type ExecResult,
   type PodSandboxConfig,
   type PodSandboxStatus,
   type Runtime,
   type RuntimeVersion,
+  type StreamOptions,
 } from '../runtime.js';
+import { dialPort } from '../dial-port.js';
 import { ContainerCgroup } from './cgroup.js';
 import { CriLogWriter } from './cri-log-writer.js';
 import { containerScript } from './container-script.js';
+import { AttachHub, spawnExec } from './process-streams.js';
 
 export interface ProcessRuntimeOptions {
   /** IP reported for pods (they share the host's network). */
@@ -35,6 +39,7 @@ interface ProcessContainer {
   child?: ChildProcess;
   cgroup?: ContainerCgroup;
   exited?: Promise<void>;
+  attach?: AttachHub;
 }
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -138,11 +143,19 @@ export class ProcessRuntime implements Runtime {
       env: { PATH: DEFAULT_PATH, ...c.config.env },
       cwd: '/',
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [c.config.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
     c.child = child;
-    child.stdout!.on('data', (d: Buffer) => log.write('stdout', d));
-    child.stderr!.on('data', (d: Buffer) => log.write('stderr', d));
+    const hub = new AttachHub(child.stdin ?? undefined, c.config.stdinOnce ?? false);
+    c.attach = hub;
+    child.stdout!.on('data', (d: Buffer) => {
+      log.write('stdout', d);
+      hub.write('stdout', d);
+    });
+    child.stderr!.on('data', (d: Buffer) => {
+      log.write('stderr', d);
+      hub.write('stderr', d);
+    });
     const spawned = new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (err) => reject(new RuntimeError('RunContainerError', err.message)));
@@ -161,6 +174,7 @@ export class ProcessRuntime implements Runtime {
           c.status.exitCode = code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0);
           c.status.reason = oom ? 'OOMKilled' : c.status.exitCode === 0 ? 'Completed' : 'Error';
           c.status.pid = undefined;
+          hub.end(c.status.exitCode);
           resolve();
           for (const l of this.listeners) l({ ...c.status });
         })();
@@ -225,6 +239,28 @@ export class ProcessRuntime implements Runtime {
         resolve({ exitCode: code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0), stdout, stderr });
       });
     });
+  }
+
+  async exec(id: string, argv: string[], opts: StreamOptions): Promise<ContainerStreams> {
+    const c = this.get(id);
+    if (c.status.state !== 'Running' || !c.child?.pid) throw new RuntimeError('RunContainerError', `container ${c.config.name} is not running`);
+    if (argv.length === 0) throw new RuntimeError('RunContainerError', 'no command given to exec');
+    if (!this.isolate && !resolveExecutable(argv[0], c.config.env.PATH ?? DEFAULT_PATH)) {
+      throw new RuntimeError('RunContainerError', `exec: "${argv[0]}": executable file not found in $PATH`);
+    }
+    return spawnExec({ pid: c.child.pid, isolate: this.isolate, env: c.config.env, workingDir: c.config.workingDir }, argv, opts, DEFAULT_PATH);
+  }
+
+  async attach(id: string, opts: StreamOptions): Promise<ContainerStreams> {
+    const c = this.get(id);
+    if (c.status.state !== 'Running' || !c.attach) throw new RuntimeError('RunContainerError', `container ${c.config.name} is not running`);
+    return c.attach.attach(opts);
+  }
+
+  async portForward(podSandboxId: string, port: number): Promise<NodeJS.ReadWriteStream & { destroy(): void }> {
+    const sb = this.sandboxes.get(podSandboxId);
+    if (!sb) throw new RuntimeError('NotFound', `pod sandbox ${podSandboxId} not found`);
+    return dialPort('127.0.0.1', port);
   }
 
   /** Kills every container (for shutdown of tests; a real kubelet leaves pods running). */

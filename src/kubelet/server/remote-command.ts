@@ -1,0 +1,71 @@
+import type { ContainerStreams, StreamOptions } from '../runtime/runtime.js';
+import { Channel, decodeChannel, encodeChannel, exitStatus, failureStatus, parseTerminalSize } from './stream-channel.js';
+import type { WebSocketConnection } from './websocket/websocket-connection.js';
+
+/** The query of an exec or attach request (`command` repeats, one per argv element). */
+export function parseStreamOptions(q: URLSearchParams): StreamOptions & { command: string[] } {
+  const flag = (k: string) => q.get(k) === 'true' || q.get(k) === '1';
+  const tty = flag('tty');
+  return { command: q.getAll('command'), stdin: flag('stdin'), stdout: flag('stdout'), stderr: flag('stderr') && !tty, tty };
+}
+
+/**
+ * Runs one exec or attach session over a WebSocket speaking the stream
+ * channel protocol: stdin and resize messages go in, stdout and stderr come
+ * out, and once the output is complete the exit status goes on the error
+ * channel before the connection closes. A client that goes away ends the
+ * session (an exec'd process is killed).
+ */
+export async function serveRemoteCommand(ws: WebSocketConnection, open: () => Promise<ContainerStreams>, command: readonly string[]): Promise<void> {
+  let streams: ContainerStreams;
+  try {
+    streams = await open();
+  } catch (err) {
+    ws.send(encodeChannel(Channel.Error, JSON.stringify(failureStatus(err instanceof Error ? err.message : String(err)))));
+    ws.close(1000);
+    await ws.closed;
+    return;
+  }
+  const s = streams;
+  ws.onMessage((m) => {
+    const msg = decodeChannel(m.data, ws.protocol);
+    if (!msg) return;
+    if ('close' in msg) {
+      if (msg.close === Channel.Stdin) s.stdin?.end();
+      return;
+    }
+    if (msg.channel === Channel.Stdin && msg.data.length) s.stdin?.write(msg.data);
+    else if (msg.channel === Channel.Resize) {
+      const size = parseTerminalSize(msg.data);
+      if (size) s.resize(size.width, size.height);
+    }
+  });
+  let clientGone = false;
+  void ws.closed.then(() => {
+    clientGone = true;
+    s.stdin?.end();
+    s.close();
+  });
+  const [result] = await Promise.all([s.done, forward(s.stdout, Channel.Stdout, ws), forward(s.stderr, Channel.Stderr, ws)]);
+  if (!clientGone) {
+    ws.send(encodeChannel(Channel.Error, JSON.stringify(exitStatus(result.exitCode, command))));
+    ws.close(1000);
+  }
+  await ws.closed;
+}
+
+/** Copies a stream into channel messages with back-pressure; resolves at its end. */
+function forward(stream: NodeJS.ReadableStream | undefined, channel: number, ws: WebSocketConnection): Promise<void> {
+  if (!stream) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.on('data', (d: Buffer) => {
+      if (!ws.send(encodeChannel(channel, d)) && ws.isOpen) {
+        stream.pause();
+        void ws.drained().then(() => stream.resume());
+      }
+    });
+    stream.once('end', () => resolve());
+    stream.once('close', () => resolve());
+    stream.once('error', () => resolve());
+  });
+}

@@ -1,0 +1,84 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { StreamingRuntime } from '../runtime/runtime.js';
+import { PORT_FORWARD_PROTOCOL, PORT_FORWARD_TUNNEL_PROTOCOL, PortForwardHandler } from './port-forward.js';
+import { parseStreamOptions, serveRemoteCommand } from './remote-command.js';
+import { SpdySession } from './spdy/spdy-session.js';
+import { REMOTE_COMMAND_PROTOCOLS } from './stream-channel.js';
+import { isWebSocketRequest, WebSocketConnection, webSocketStream } from './websocket/websocket-connection.js';
+
+/** A lookup answer: the runtime id, or why there is none (HTTP code + message). */
+export type Located = { id: string; name: string } | { code: number; message: string };
+
+/** Finds what a streaming request names on this node. */
+export interface StreamTargets {
+  /** A container of a pod (the only one when `container` is empty). */
+  container(namespace: string, pod: string, container: string | undefined): Located;
+  /** The pod's sandbox. */
+  sandbox(namespace: string, pod: string): Located;
+}
+
+/**
+ * Serves the upgrade requests the API server replays for pods/exec,
+ * pods/attach and pods/portforward: `/exec|attach/<ns>/<pod>/<container>`
+ * and `/portForward/<ns>/<pod>`. Exec and attach speak the stream-channel
+ * protocol over WebSocket (v5, v4); port-forward speaks SPDY/3.1, either
+ * tunnelled in a WebSocket (kubectl ≥ 1.30) or after a plain SPDY upgrade.
+ */
+export class StreamingServer {
+  constructor(
+    private readonly runtime: StreamingRuntime,
+    private readonly targets: StreamTargets,
+  ) {}
+
+  /** Whether the path is one of ours. */
+  handles(path: string): boolean {
+    return /^\/(exec|attach|portForward)\//.test(path);
+  }
+
+  async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(req.url ?? '/', 'https://kubelet');
+    const [kind, namespace, pod, container] = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    if (!namespace || !pod) return reject(socket, 404, 'not found');
+    if (kind === 'portForward') return this.portForward(req, socket, head, namespace, pod);
+    const target = this.targets.container(namespace, pod, container);
+    if ('code' in target) return reject(socket, target.code, target.message);
+    if (!isWebSocketRequest(req)) {
+      return reject(socket, 400, `${kind} over SPDY is not supported by this kubelet; use a client that speaks WebSocket (${REMOTE_COMMAND_PROTOCOLS.join(', ')})`);
+    }
+    const opts = parseStreamOptions(url.searchParams);
+    if (kind === 'exec' && opts.command.length === 0) return reject(socket, 400, 'you must specify at least one command for the container');
+    if (!opts.stdin && !opts.stdout && !opts.stderr) return reject(socket, 400, 'you must specify at least one of stdin, stdout, stderr');
+    const ws = WebSocketConnection.accept(req, socket, head, REMOTE_COMMAND_PROTOCOLS);
+    if (!ws) return;
+    const open = kind === 'exec' ? () => this.runtime.exec(target.id, opts.command, opts) : () => this.runtime.attach(target.id, opts);
+    await serveRemoteCommand(ws, open, opts.command);
+  }
+
+  private async portForward(req: IncomingMessage, socket: Duplex, head: Buffer, namespace: string, pod: string): Promise<void> {
+    const sandbox = this.targets.sandbox(namespace, pod);
+    if ('code' in sandbox) return reject(socket, sandbox.code, sandbox.message);
+    const handler = new PortForwardHandler((port) => this.runtime.portForward(sandbox.id, port), sandbox.name);
+    let session: SpdySession;
+    if (isWebSocketRequest(req)) {
+      const ws = WebSocketConnection.accept(req, socket, head, [PORT_FORWARD_TUNNEL_PROTOCOL]);
+      if (!ws) return;
+      session = new SpdySession(webSocketStream(ws), handler.onStream);
+    } else if ((req.headers.upgrade ?? '').toLowerCase().startsWith('spdy/3.1')) {
+      const offered = String(req.headers['x-stream-protocol-version'] ?? '').split(',').map((s) => s.trim());
+      if (!offered.includes(PORT_FORWARD_PROTOCOL)) return reject(socket, 403, `unable to negotiate protocol: client supports ${offered.join(', ')}, server supports ${PORT_FORWARD_PROTOCOL}`);
+      socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${PORT_FORWARD_PROTOCOL}\r\n\r\n`);
+      if (head.length) socket.unshift(head);
+      session = new SpdySession(socket, handler.onStream);
+    } else {
+      return reject(socket, 400, 'port-forward needs an Upgrade to websocket or SPDY/3.1');
+    }
+    await session.closed;
+  }
+}
+
+/** Answers an upgrade request with a plain HTTP error (what clients print after "unable to upgrade connection"). */
+function reject(socket: Duplex, code: number, message: string): void {
+  const reason = code === 404 ? 'Not Found' : code === 403 ? 'Forbidden' : code === 401 ? 'Unauthorized' : code === 500 ? 'Internal Server Error' : 'Bad Request';
+  socket.end(`HTTP/1.1 ${code} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(message)}\r\nConnection: close\r\n\r\n${message}`);
+}

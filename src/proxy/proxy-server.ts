@@ -1,0 +1,143 @@
+import type { Service } from 'kubernetes-types/core/v1.js';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
+import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
+import { sleep } from '../client/flowcontrol/sleep.js';
+import type { Client } from '../client/rest/client.js';
+import type { Logger } from '../machinery/logger.js';
+import { endpointsFromSlices } from './endpoints-from-slices.js';
+import type { ProxyMetrics } from './proxy-metrics.js';
+import type { ProxyMode } from './proxy-mode.js';
+import { servicePortsFromService } from './service-port.js';
+
+const SERVICES = { group: '', version: 'v1', resource: 'services' };
+const ENDPOINT_SLICES = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' };
+const TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time';
+
+export interface ProxyServerOptions {
+  client: Client;
+  mode: ProxyMode;
+  logger: Logger;
+  metrics: ProxyMetrics;
+  /** Least time between syncs, so bursts of changes coalesce (upstream --*-min-sync-period). */
+  minSyncPeriodMs?: number;
+  /** Full resync even without changes, retrying what failed (upstream --*-sync-period). */
+  syncPeriodMs?: number;
+  /** Back-off after a failed sync. */
+  retryPeriodMs?: number;
+}
+
+/**
+ * kube-proxy's control loop: informers on Services and EndpointSlices mark
+ * the state dirty, and a single loop hands the full state to the mode,
+ * at most once per minSyncPeriod and at least once per syncPeriod.
+ */
+export class ProxyServer {
+  private dirty = true;
+  private wake?: () => void;
+  private lastSyncAt = 0;
+  private queuedAt?: number;
+  private synced = false;
+  /** Trigger times already measured, per slice, so each change is observed once. */
+  private readonly measured = new Map<string, string>();
+
+  constructor(private readonly o: ProxyServerOptions) {}
+
+  /** For /readyz: the first sync happened and no change has waited too long. */
+  healthy(): void {
+    if (!this.synced) throw new Error('proxy rules not yet synced');
+    const limit = 2 * (this.o.syncPeriodMs ?? 30_000);
+    if (this.queuedAt !== undefined && Date.now() - this.queuedAt > limit) throw new Error(`a change has waited over ${limit / 1000}s to be synced`);
+  }
+
+  /** Routes until the signal aborts, then undoes the mode's setup. */
+  async run(signal: AbortSignal): Promise<void> {
+    const informers = new SharedInformerFactory(this.o.client);
+    const services = informers.forResource<Service>(SERVICES);
+    const slices = informers.forResource<EndpointSlice>(ENDPOINT_SLICES);
+    services.addEventHandler(this.changed(() => this.o.metrics.serviceChanges.inc()));
+    slices.addEventHandler(this.changed(() => this.o.metrics.endpointChanges.inc()));
+    const stopInformers = new AbortController();
+    const onAbort = (): void => stopInformers.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    informers.start(stopInformers.signal);
+    try {
+      if (!(await informers.waitForCacheSync(signal))) return;
+      this.o.logger.info('proxy caches synced', { mode: this.o.mode.name });
+      while (!signal.aborted) {
+        await this.waitForWork(signal);
+        if (signal.aborted) break;
+        const wait = this.lastSyncAt + (this.o.minSyncPeriodMs ?? 0) - Date.now();
+        if (wait > 0) await sleep(wait, signal);
+        if (signal.aborted) break;
+        this.dirty = false;
+        await this.sync(services.lister.list(), slices.lister.list(), signal);
+      }
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      stopInformers.abort();
+      await informers.shutdown();
+      await this.o.mode.stop();
+    }
+  }
+
+  private changed(count: () => void) {
+    const mark = (): void => {
+      count();
+      this.queuedAt ??= Date.now();
+      this.o.metrics.lastQueued.set({}, Date.now() / 1000);
+      this.dirty = true;
+      this.wake?.();
+    };
+    return { onAdd: mark, onUpdate: mark, onDelete: mark };
+  }
+
+  private waitForWork(signal: AbortSignal): Promise<void> {
+    if (this.dirty) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, this.o.syncPeriodMs ?? 30_000);
+      signal.addEventListener('abort', done, { once: true });
+      this.wake = done;
+    });
+  }
+
+  private async sync(services: readonly Service[], slices: readonly EndpointSlice[], signal: AbortSignal): Promise<void> {
+    const started = performance.now();
+    this.queuedAt = undefined;
+    try {
+      await this.o.mode.sync(services.flatMap(servicePortsFromService), endpointsFromSlices(slices));
+    } catch (err) {
+      this.o.logger.error('syncing proxy rules failed', { mode: this.o.mode.name, error: err });
+      this.queuedAt ??= Date.now();
+      await sleep(this.o.retryPeriodMs ?? 1000, signal);
+      this.dirty = true;
+      return;
+    }
+    const now = Date.now();
+    this.lastSyncAt = now;
+    this.synced = true;
+    this.o.metrics.syncDuration.observe({}, (performance.now() - started) / 1000);
+    this.o.metrics.lastSync.set({}, now / 1000);
+    this.observeProgramming(slices, now);
+  }
+
+  /** Network programming latency: from the change that triggered a slice write to now. */
+  private observeProgramming(slices: readonly EndpointSlice[], now: number): void {
+    const seen = new Set<string>();
+    for (const s of slices) {
+      const key = `${s.metadata?.namespace ?? ''}/${s.metadata?.name ?? ''}`;
+      seen.add(key);
+      const trigger = s.metadata?.annotations?.[TRIGGER_TIME];
+      if (!trigger || this.measured.get(key) === trigger) continue;
+      this.measured.set(key, trigger);
+      const t = Date.parse(trigger);
+      if (Number.isFinite(t)) this.o.metrics.networkProgramming.observe({}, Math.max(0, (now - t) / 1000));
+    }
+    for (const key of this.measured.keys()) if (!seen.has(key)) this.measured.delete(key);
+  }
+}
