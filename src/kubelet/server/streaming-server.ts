@@ -4,6 +4,8 @@ import type { StreamingRuntime } from '../runtime/runtime.js';
 import { PORT_FORWARD_PROTOCOL, PORT_FORWARD_TUNNEL_PROTOCOL, PortForwardHandler } from './port-forward.js';
 import { parseStreamOptions, serveRemoteCommand } from './remote-command.js';
 import { SpdySession } from './spdy/spdy-session.js';
+import { acceptSpdy, isSpdyRequest } from './spdy/spdy-upgrade.js';
+import { serveSpdyRemoteCommand, SPDY_REMOTE_COMMAND_PROTOCOLS } from './spdy-remote-command.js';
 import { REMOTE_COMMAND_PROTOCOLS } from './stream-channel.js';
 import { isWebSocketRequest, WebSocketConnection, webSocketStream } from './websocket/websocket-connection.js';
 
@@ -22,8 +24,9 @@ export interface StreamTargets {
  * Serves the upgrade requests the API server replays for pods/exec,
  * pods/attach and pods/portforward: `/exec|attach/<ns>/<pod>/<container>`
  * and `/portForward/<ns>/<pod>`. Exec and attach speak the stream-channel
- * protocol over WebSocket (v5, v4); port-forward speaks SPDY/3.1, either
- * tunnelled in a WebSocket (kubectl ≥ 1.30) or after a plain SPDY upgrade.
+ * protocol over WebSocket (v5, v4) or, for older clients and kubectl's
+ * fallback, v4 over SPDY/3.1; port-forward speaks SPDY/3.1, either tunnelled
+ * in a WebSocket (kubectl ≥ 1.30) or after a plain SPDY upgrade.
  */
 export class StreamingServer {
   constructor(
@@ -43,16 +46,18 @@ export class StreamingServer {
     if (kind === 'portForward') return this.portForward(req, socket, head, namespace, pod);
     const target = this.targets.container(namespace, pod, container);
     if ('code' in target) return reject(socket, target.code, target.message);
-    if (!isWebSocketRequest(req)) {
-      return reject(socket, 400, `${kind} over SPDY is not supported by this kubelet; use a client that speaks WebSocket (${REMOTE_COMMAND_PROTOCOLS.join(', ')})`);
-    }
     const opts = parseStreamOptions(url.searchParams);
     if (kind === 'exec' && opts.command.length === 0) return reject(socket, 400, 'you must specify at least one command for the container');
     if (!opts.stdin && !opts.stdout && !opts.stderr) return reject(socket, 400, 'you must specify at least one of stdin, stdout, stderr');
-    const ws = WebSocketConnection.accept(req, socket, head, REMOTE_COMMAND_PROTOCOLS);
-    if (!ws) return;
     const open = kind === 'exec' ? () => this.runtime.exec(target.id, opts.command, opts) : () => this.runtime.attach(target.id, opts);
-    await serveRemoteCommand(ws, open, opts.command);
+    if (isWebSocketRequest(req)) {
+      const ws = WebSocketConnection.accept(req, socket, head, REMOTE_COMMAND_PROTOCOLS);
+      if (ws) await serveRemoteCommand(ws, open, opts.command);
+    } else if (isSpdyRequest(req)) {
+      if (acceptSpdy(req, socket, head, SPDY_REMOTE_COMMAND_PROTOCOLS)) await serveSpdyRemoteCommand(socket, opts, open, opts.command);
+    } else {
+      reject(socket, 400, `${kind} needs an Upgrade to websocket or SPDY/3.1`);
+    }
   }
 
   private async portForward(req: IncomingMessage, socket: Duplex, head: Buffer, namespace: string, pod: string): Promise<void> {
@@ -64,11 +69,8 @@ export class StreamingServer {
       const ws = WebSocketConnection.accept(req, socket, head, [PORT_FORWARD_TUNNEL_PROTOCOL]);
       if (!ws) return;
       session = new SpdySession(webSocketStream(ws), handler.onStream);
-    } else if ((req.headers.upgrade ?? '').toLowerCase().startsWith('spdy/3.1')) {
-      const offered = String(req.headers['x-stream-protocol-version'] ?? '').split(',').map((s) => s.trim());
-      if (!offered.includes(PORT_FORWARD_PROTOCOL)) return reject(socket, 403, `unable to negotiate protocol: client supports ${offered.join(', ')}, server supports ${PORT_FORWARD_PROTOCOL}`);
-      socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${PORT_FORWARD_PROTOCOL}\r\n\r\n`);
-      if (head.length) socket.unshift(head);
+    } else if (isSpdyRequest(req)) {
+      if (!acceptSpdy(req, socket, head, [PORT_FORWARD_PROTOCOL])) return;
       session = new SpdySession(socket, handler.onStream);
     } else {
       return reject(socket, 400, 'port-forward needs an Upgrade to websocket or SPDY/3.1');
