@@ -107,7 +107,7 @@ async function apiFigures(storageArgs: string[]): Promise<Figures> {
       for (let i = 0; i < 5; i++) {
         const t0 = performance.now();
         const res = await c.send('GET', path);
-        if (res.status !== 200) throw new Error(`list answered ${res.status}`);
+        if (res.status !== 200) throw new Error(`list ${path} answered ${res.status}: ${res.text.slice(0, 500)}`);
         best = Math.min(best, performance.now() - t0);
       }
       return best;

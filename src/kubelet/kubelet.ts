@@ -120,6 +120,7 @@ export class Kubelet {
       onCreated: (uid) => workers.requestSync(uid, true),
     });
     const manifestPath = this.opts.podManifestPath ?? join(this.opts.rootDir, 'manifests');
+    if (this.opts.podManifestPath === undefined) mkdirSync(manifestPath, { recursive: true });
     let staticPods: ReadonlyMap<string, Pod> = new Map();
     const staticSource = new StaticPodSource({
       path: manifestPath, nodeName, logger,

@@ -139,9 +139,9 @@ describe('workload controllers', { concurrency: true }, () => {
   const getJob = (ns: string, name: string) => kubectl.json<Job>(['get', 'job', name, '-n', ns]);
   const condition = (job: Job, type: string) => job.status?.conditions?.find((c) => c.type === type && c.status === 'True');
 
-  it('Job: completions 3 / parallelism 2 completes, never more than 2 active', async () => {
+  it('Job: completions 5 / parallelism 2 completes, never more than 2 active', async () => {
     await namespace('job');
-    await kubectl.ok(['apply', '-n', 'job', '-f', '-'], { input: jobManifest('pi', { completions: 3, parallelism: 2 }, 0) });
+    await kubectl.ok(['apply', '-n', 'job', '-f', '-'], { input: jobManifest('pi', { completions: 5, parallelism: 2 }, 0) });
     let maxActive = 0;
     const job = await waitFor('job complete', async () => {
       const j = await getJob('job', 'pi');
@@ -149,14 +149,14 @@ describe('workload controllers', { concurrency: true }, () => {
       return condition(j, 'Complete') ? j : undefined;
     }, 30_000);
     assert.ok(maxActive <= 2 && maxActive > 0, `max active ${maxActive}`);
-    assert.equal(job.status?.succeeded, 3);
+    assert.equal(job.status?.succeeded, 5);
     assert.equal(job.status?.failed ?? 0, 0);
     assert.equal(condition(job, 'Complete')?.reason, 'CompletionsReached');
     assert.ok(condition(job, 'SuccessCriteriaMet'));
     assert.ok(job.status?.completionTime && job.status.startTime);
     await kubectl.ok(['wait', '--for=condition=complete', 'job/pi', '-n', 'job', '--timeout=5s']);
     const pods = await podsIn('job', 'batch.kubernetes.io/job-name=pi');
-    assert.equal(pods.length, 3);
+    assert.equal(pods.length, 5);
     assert.ok(pods.every((p) => !p.metadata?.finalizers?.includes('batch.kubernetes.io/job-tracking')), 'tracking finalizers removed');
     const events = await kubectl.ok(['get', 'events', '-n', 'job', '--field-selector', 'involvedObject.name=pi']);
     assert.match(events, /SuccessfulCreate/);

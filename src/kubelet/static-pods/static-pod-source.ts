@@ -23,6 +23,7 @@ export interface StaticPodSourceOptions {
 export class StaticPodSource {
   private current = new Map<string, Pod>();
   private readonly errors = new Map<string, string>();
+  private watcher?: FSWatcher;
 
   constructor(private readonly opts: StaticPodSourceOptions) {}
 
@@ -52,27 +53,39 @@ export class StaticPodSource {
   }
 
   async run(signal: AbortSignal): Promise<void> {
-    this.scan();
-    let watcher: FSWatcher | undefined;
     let debounce: NodeJS.Timeout | undefined;
     const soon = () => {
       clearTimeout(debounce);
       debounce = setTimeout(() => this.scan(), 100);
     };
-    try {
-      watcher = watch(this.opts.path, soon);
-      watcher.on('error', () => undefined);
-    } catch {
-      watcher = undefined; // the directory may appear later; the period covers it
-    }
-    const timer = setInterval(() => this.scan(), this.opts.periodMs ?? 20_000);
+    const tick = () => {
+      // the directory may appear after we start: keep trying to watch it
+      this.watcher ??= this.watch(soon);
+      this.scan();
+    };
+    tick();
+    const timer = setInterval(tick, this.opts.periodMs ?? 20_000);
     await new Promise<void>((resolve) => {
       if (signal.aborted) return resolve();
       signal.addEventListener('abort', () => resolve(), { once: true });
     });
     clearInterval(timer);
     clearTimeout(debounce);
-    watcher?.close();
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  private watch(onEvent: () => void): FSWatcher | undefined {
+    try {
+      const w = watch(this.opts.path, onEvent);
+      w.on('error', () => {
+        w.close();
+        this.watcher = undefined;
+      });
+      return w;
+    } catch {
+      return undefined;
+    }
   }
 
   private files(): string[] {
