@@ -41,6 +41,20 @@ export async function bootstrapCluster(registry: ApiRegistry, opts: { advertiseA
       { dryRun: false },
     ),
   );
+  const slices = registry.lookup('discovery.k8s.io', 'v1', 'endpointslices')!;
+  await slices.guaranteedUpdate(
+    'default',
+    'kubernetes',
+    () => ({
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'kubernetes.io/service-name': 'kubernetes', 'endpointslice.kubernetes.io/managed-by': 'endpointslicemirroring-controller.k8s.io' } },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: [opts.advertiseAddress], conditions: { ready: true } }],
+      ports: [{ name: 'https', port: opts.port, protocol: 'TCP' }],
+    }),
+    { dryRun: false, allowCreate: true },
+  );
   const endpoints = registry.lookup('', 'v1', 'endpoints')!;
   await endpoints.guaranteedUpdate(
     'default',

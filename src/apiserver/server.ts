@@ -112,9 +112,12 @@ export class ApiServer {
   async stop(): Promise<void> {
     this.stopping.abort();
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // ended watches leave keep-alive connections idle only after their last write: keep closing idle ones
+    const sweep = setInterval(() => this.server.closeIdleConnections(), 50);
     this.server.closeIdleConnections();
     const timer = setTimeout(() => this.server.closeAllConnections(), 5000);
     await closed;
+    clearInterval(sweep);
     clearTimeout(timer);
   }
 

@@ -57,7 +57,16 @@ export async function startServer(opts: { command?: string; dataDir?: string; ar
     logs: () => stderr,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
-      return exited;
+      // a server that does not stop in time is killed, so a hung shutdown cannot hang the suite
+      const timer = setTimeout(() => {
+        process.stderr.write(`skiff did not exit within 20 s of ${signal}; killing it. Its log:\n${stderr.slice(-4000)}\n`);
+        proc.kill('SIGKILL');
+      }, 20_000);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

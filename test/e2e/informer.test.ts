@@ -12,10 +12,11 @@ import { isGone } from '../../src/client/rest/error-predicates.js';
 import { apiErrorFromStatus } from '../../src/client/rest/api-error-from-status.js';
 
 /**
- * The informer against a real API server through what breaks list-watch:
- * server restarts, history compaction (410 → relist) and deletions it could
- * not watch. Every case ends with the indexer and a handler-built mirror both
- * equal to a fresh list, and a delete notification for each removed object.
+ * The informer against `skiff server` (API server plus every component)
+ * through what breaks list-watch: server restarts, history compaction
+ * (410 → relist) and deletions it could not watch. Every case ends with the
+ * indexer and a handler-built mirror both equal to a fresh list, and a
+ * delete notification for each removed object.
  */
 describe('informer through restarts, compaction and missed deletions', () => {
   let server: ServerProcess;
@@ -25,7 +26,7 @@ describe('informer through restarts, compaction and missed deletions', () => {
   const serverArgs = ['--compaction-interval', '1'];
 
   before(async () => {
-    server = await startServer({ command: 'apiserver', args: serverArgs });
+    server = await startServer({ command: 'server', args: serverArgs });
     client = new Client(loadKubeconfig(server.kubeconfig), { component: 'e2e', qps: -1 });
   });
   after(async () => {
@@ -80,7 +81,7 @@ describe('informer through restarts, compaction and missed deletions', () => {
     const { informer, mirror } = await setup(ns, 6);
     const port = server.port;
     await server.stop();
-    server = await startServer({ command: 'apiserver', dataDir: server.dataDir, args: [...serverArgs, '--port', String(port)] });
+    server = await startServer({ command: 'server', dataDir: server.dataDir, args: [...serverArgs, '--port', String(port)] });
     // Writes right after the restart, possibly before the informer reconnects.
     await cms(ns).delete('o0');
     await cms(ns).patch('o1', { data: { v: '1' } }, 'merge');
@@ -129,7 +130,7 @@ describe('informer through restarts, compaction and missed deletions', () => {
     // A restart empties the watch cache, so watches from before it are served from storage, where compaction bites.
     const port = server.port;
     await server.stop();
-    server = await startServer({ command: 'apiserver', dataDir: server.dataDir, args: [...serverArgs, '--port', String(port)] });
+    server = await startServer({ command: 'server', dataDir: server.dataDir, args: [...serverArgs, '--port', String(port)] });
     const removed: string[] = [];
     for (let i = 0; i < 30; i++) {
       if (i % 3 === 0) {

@@ -87,6 +87,8 @@ export interface StreamOptions {
   stderr: boolean;
   /** A terminal: stderr is merged into stdout and the size can change. */
   tty: boolean;
+  /** The terminal's size at start, when the client sent one. */
+  initialSize?: { width: number; height: number };
 }
 
 /** The live ends of an exec'd process or an attached container. */

@@ -1,5 +1,5 @@
 import type { ContainerStreams, StreamOptions } from '../runtime/runtime.js';
-import { Channel, decodeChannel, encodeChannel, exitStatus, failureStatus, parseTerminalSize } from './stream-channel.js';
+import { Channel, decodeChannel, encodeChannel, exitStatus, failureStatus, parseTerminalSize, type TerminalSize } from './stream-channel.js';
 import type { WebSocketConnection } from './websocket/websocket-connection.js';
 
 /** The query of an exec or attach request (`command` repeats, one per argv element). */
@@ -16,10 +16,33 @@ export function parseStreamOptions(q: URLSearchParams): StreamOptions & { comman
  * channel before the connection closes. A client that goes away ends the
  * session (an exec'd process is killed).
  */
-export async function serveRemoteCommand(ws: WebSocketConnection, open: () => Promise<ContainerStreams>, command: readonly string[]): Promise<void> {
-  let streams: ContainerStreams;
+export async function serveRemoteCommand(ws: WebSocketConnection, open: (opts: { initialSize?: TerminalSize }) => Promise<ContainerStreams>, command: readonly string[], tty: boolean): Promise<void> {
+  let streams: ContainerStreams | undefined;
+  // input that arrives while the command starts is kept for it
+  const early: (Buffer | null)[] = [];
+  let firstSize!: (size: TerminalSize | undefined) => void;
+  const sized = new Promise<TerminalSize | undefined>((resolve) => (firstSize = resolve));
+  ws.onMessage((m) => {
+    const msg = decodeChannel(m.data, ws.protocol);
+    if (!msg) return;
+    if ('close' in msg) {
+      if (msg.close !== Channel.Stdin) return;
+      if (streams) streams.stdin?.end();
+      else early.push(null);
+    } else if (msg.channel === Channel.Stdin && msg.data.length) {
+      if (streams) streams.stdin?.write(msg.data);
+      else early.push(msg.data);
+    } else if (msg.channel === Channel.Resize) {
+      const size = parseTerminalSize(msg.data);
+      if (!size) return;
+      if (streams) streams.resize(size.width, size.height);
+      else firstSize(size);
+    }
+  });
+  // a terminal starts at the client's size, which kubectl sends right after connecting
+  const initialSize = tty ? await Promise.race([sized, delay(500)]) : undefined;
   try {
-    streams = await open();
+    streams = await open({ initialSize });
   } catch (err) {
     ws.send(encodeChannel(Channel.Error, JSON.stringify(failureStatus(err instanceof Error ? err.message : String(err)))));
     ws.close(1000);
@@ -27,19 +50,10 @@ export async function serveRemoteCommand(ws: WebSocketConnection, open: () => Pr
     return;
   }
   const s = streams;
-  ws.onMessage((m) => {
-    const msg = decodeChannel(m.data, ws.protocol);
-    if (!msg) return;
-    if ('close' in msg) {
-      if (msg.close === Channel.Stdin) s.stdin?.end();
-      return;
-    }
-    if (msg.channel === Channel.Stdin && msg.data.length) s.stdin?.write(msg.data);
-    else if (msg.channel === Channel.Resize) {
-      const size = parseTerminalSize(msg.data);
-      if (size) s.resize(size.width, size.height);
-    }
-  });
+  for (const chunk of early) {
+    if (chunk) s.stdin?.write(chunk);
+    else s.stdin?.end();
+  }
   let clientGone = false;
   void ws.closed.then(() => {
     clientGone = true;
@@ -52,6 +66,10 @@ export async function serveRemoteCommand(ws: WebSocketConnection, open: () => Pr
     ws.close(1000);
   }
   await ws.closed;
+}
+
+function delay(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref());
 }
 
 /** Copies a stream into channel messages with back-pressure; resolves at its end. */

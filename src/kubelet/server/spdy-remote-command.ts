@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type { ContainerStreams, StreamOptions } from '../runtime/runtime.js';
 import { SpdySession, type SpdyStream } from './spdy/spdy-session.js';
-import { exitStatus, failureStatus, parseTerminalSize } from './stream-channel.js';
+import { exitStatus, failureStatus, parseTerminalSize, type TerminalSize } from './stream-channel.js';
 
 /** Over SPDY each channel is its own stream; v4 is the version whose error stream carries a metav1.Status. */
 export const SPDY_REMOTE_COMMAND_PROTOCOLS: readonly string[] = ['v4.channel.k8s.io'];
@@ -15,7 +15,7 @@ const STREAM_WAIT_MS = 30_000;
  * in, the command's streams are spliced to them, and at the end the exit
  * status is written on the error stream before the connection closes.
  */
-export async function serveSpdyRemoteCommand(socket: Duplex, opts: StreamOptions, open: () => Promise<ContainerStreams>, command: readonly string[]): Promise<void> {
+export async function serveSpdyRemoteCommand(socket: Duplex, opts: StreamOptions, open: (o: { initialSize?: TerminalSize }) => Promise<ContainerStreams>, command: readonly string[]): Promise<void> {
   const expected = ['error', ...(opts.stdin ? ['stdin'] : []), ...(opts.stdout ? ['stdout'] : []), ...(opts.stderr ? ['stderr'] : []), ...(opts.tty ? ['resize'] : [])];
   const streams = new Map<string, SpdyStream>();
   let ready!: () => void;
@@ -40,31 +40,36 @@ export async function serveSpdyRemoteCommand(socket: Duplex, opts: StreamOptions
   }
   const error = streams.get('error')!;
   error.resume();
-  let cs: ContainerStreams;
-  try {
-    cs = await open();
-  } catch (err) {
-    error.end(JSON.stringify(failureStatus(err instanceof Error ? err.message : String(err))));
-    await finished(error);
-    session.close();
-    return;
-  }
-  const stdin = streams.get('stdin');
-  if (stdin && cs.stdin) stdin.pipe(cs.stdin as NodeJS.WritableStream);
-  else stdin?.resume();
   const resize = streams.get('resize');
+  let cs: ContainerStreams | undefined;
   let pending = '';
+  let firstSize!: (size: TerminalSize | undefined) => void;
+  const sized = new Promise<TerminalSize | undefined>((resolve) => (firstSize = resolve));
   resize?.on('data', (d: Buffer) => {
     // a JSON stream of sizes, one object after another
     pending += d.toString();
     for (let i = pending.indexOf('}'); i >= 0; i = pending.indexOf('}')) {
       const size = parseTerminalSize(Buffer.from(pending.slice(0, i + 1)));
       pending = pending.slice(i + 1);
-      if (size) cs.resize(size.width, size.height);
+      if (size && cs) cs.resize(size.width, size.height);
+      else if (size) firstSize(size);
     }
   });
-  void session.closed.then(() => cs.close());
-  const [result] = await Promise.all([cs.done, copy(cs.stdout, streams.get('stdout')), copy(cs.stderr, streams.get('stderr'))]);
+  const initialSize = resize ? await Promise.race([sized, new Promise<undefined>((r) => setTimeout(() => r(undefined), 500).unref())]) : undefined;
+  try {
+    cs = await open({ initialSize });
+  } catch (err) {
+    error.end(JSON.stringify(failureStatus(err instanceof Error ? err.message : String(err))));
+    await finished(error);
+    session.close();
+    return;
+  }
+  const c = cs;
+  const stdin = streams.get('stdin');
+  if (stdin && c.stdin) stdin.pipe(c.stdin as NodeJS.WritableStream);
+  else stdin?.resume();
+  void session.closed.then(() => c.close());
+  const [result] = await Promise.all([c.done, copy(c.stdout, streams.get('stdout')), copy(c.stderr, streams.get('stderr'))]);
   error.end(JSON.stringify(exitStatus(result.exitCode, command)));
   await finished(error);
   session.close();

@@ -6,7 +6,7 @@ import { parseStreamOptions, serveRemoteCommand } from './remote-command.js';
 import { SpdySession } from './spdy/spdy-session.js';
 import { acceptSpdy, isSpdyRequest } from './spdy/spdy-upgrade.js';
 import { serveSpdyRemoteCommand, SPDY_REMOTE_COMMAND_PROTOCOLS } from './spdy-remote-command.js';
-import { REMOTE_COMMAND_PROTOCOLS } from './stream-channel.js';
+import { REMOTE_COMMAND_PROTOCOLS, type TerminalSize } from './stream-channel.js';
 import { isWebSocketRequest, WebSocketConnection, webSocketStream } from './websocket/websocket-connection.js';
 
 /** A lookup answer: the runtime id, or why there is none (HTTP code + message). */
@@ -49,10 +49,10 @@ export class StreamingServer {
     const opts = parseStreamOptions(url.searchParams);
     if (kind === 'exec' && opts.command.length === 0) return reject(socket, 400, 'you must specify at least one command for the container');
     if (!opts.stdin && !opts.stdout && !opts.stderr) return reject(socket, 400, 'you must specify at least one of stdin, stdout, stderr');
-    const open = kind === 'exec' ? () => this.runtime.exec(target.id, opts.command, opts) : () => this.runtime.attach(target.id, opts);
+    const open = (o: { initialSize?: TerminalSize }) => (kind === 'exec' ? this.runtime.exec(target.id, opts.command, { ...opts, ...o }) : this.runtime.attach(target.id, { ...opts, ...o }));
     if (isWebSocketRequest(req)) {
       const ws = WebSocketConnection.accept(req, socket, head, REMOTE_COMMAND_PROTOCOLS);
-      if (ws) await serveRemoteCommand(ws, open, opts.command);
+      if (ws) await serveRemoteCommand(ws, open, opts.command, opts.tty);
     } else if (isSpdyRequest(req)) {
       if (acceptSpdy(req, socket, head, SPDY_REMOTE_COMMAND_PROTOCOLS)) await serveSpdyRemoteCommand(socket, opts, open, opts.command);
     } else {

@@ -14,6 +14,8 @@ export interface GrpcConnectionOptions {
   tls?: TlsMaterial;
 }
 
+const WINDOW = 16 * 1024 * 1024;
+
 interface Session {
   session: ClientHttp2Session;
   connected: boolean;
@@ -98,10 +100,14 @@ export class GrpcConnection {
     if (existing && !existing.session.destroyed && !existing.session.closed) return existing;
     const url = this.endpoint;
     const tls = this.opts.tls;
-    const options: SecureClientSessionOptions = tls ? { ca: tls.ca, cert: tls.cert, key: tls.key } : {};
+    // Big windows: a list of thousands of objects is one message of many megabytes.
+    const options: SecureClientSessionOptions = { settings: { initialWindowSize: WINDOW }, ...(tls ? { ca: tls.ca, cert: tls.cert, key: tls.key } : {}) };
     const session = connect(url, options);
     const entry: Session = { session, connected: false };
-    session.on('connect', () => (entry.connected = true));
+    session.on('connect', () => {
+      entry.connected = true;
+      session.setLocalWindowSize(WINDOW);
+    });
     // Errors surface on the streams; the session itself is just replaced.
     session.on('error', () => this.drop(entry));
     // The server is going away: new calls go elsewhere, calls in flight may finish.

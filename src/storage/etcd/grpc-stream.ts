@@ -13,7 +13,8 @@ type Waiter = { resolve(r: IteratorResult<Uint8Array>): void; reject(err: unknow
  * pauses while the consumer lags (HTTP/2 flow control then holds the server).
  */
 export class GrpcStream implements AsyncIterableIterator<Uint8Array> {
-  private pending: Buffer = Buffer.alloc(0);
+  private readonly chunks: Buffer[] = [];
+  private buffered = 0;
   private readonly queue: Uint8Array[] = [];
   private waiter: Waiter | undefined;
   private outcome: { error?: GrpcError } | undefined;
@@ -82,19 +83,40 @@ export class GrpcStream implements AsyncIterableIterator<Uint8Array> {
   }
 
   private onData(chunk: Buffer): void {
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
-    while (this.pending.length >= 5) {
-      const length = this.pending.readUInt32BE(1);
-      if (this.pending.length < 5 + length) break;
-      if (this.pending[0] !== 0) {
+    // Chunks are kept apart until a whole message is there: concatenating on every chunk is quadratic for big lists.
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    for (;;) {
+      if (this.buffered < 5) return;
+      const head = this.peek(5);
+      const length = head.readUInt32BE(1);
+      if (this.buffered < 5 + length) return;
+      if (head[0] !== 0) {
         this.settle(new GrpcError(GrpcCode.Unknown, 'compressed gRPC messages are not supported'));
         this.stream.close(0x8);
         return;
       }
-      const message = this.pending.subarray(5, 5 + length);
-      this.pending = this.pending.subarray(5 + length);
-      this.push(message);
+      const frame = this.peek(5 + length);
+      this.consume(5 + length);
+      this.push(frame.subarray(5));
     }
+  }
+
+  /** The first `n` buffered bytes as one buffer (merging chunks as needed). */
+  private peek(n: number): Buffer {
+    if (this.chunks[0]!.length < n) {
+      const merged = Buffer.concat(this.chunks);
+      this.chunks.length = 0;
+      this.chunks.push(merged);
+    }
+    return this.chunks[0]!.subarray(0, n);
+  }
+
+  private consume(n: number): void {
+    const first = this.chunks[0]!;
+    if (first.length === n) this.chunks.shift();
+    else this.chunks[0] = first.subarray(n);
+    this.buffered -= n;
   }
 
   private push(message: Uint8Array): void {

@@ -52,6 +52,15 @@ export class ContainerCgroup {
     }
   }
 
+  /** The cgroup a container got before a restart of the kubelet, if it is still there. */
+  static open(podUid: string, containerId: string): ContainerCgroup | undefined {
+    const version = ContainerCgroup.detect();
+    const dirs = version === 1
+      ? [join(ROOT, 'memory', 'skiff', podUid, containerId), join(ROOT, 'cpu', 'skiff', podUid, containerId)]
+      : version === 2 ? [join(ROOT, 'skiff', podUid, containerId)] : [];
+    return version && dirs.every((d) => existsSync(d)) ? new ContainerCgroup(version, dirs) : undefined;
+  }
+
   /** Files a process writes its pid to, to join this cgroup. */
   procsFiles(): string[] {
     return this.dirs.map((d) => join(d, 'cgroup.procs'));

@@ -9,7 +9,8 @@ export function shellQuote(s: string): string {
  * The sh script that sets a container up from the inside before exec'ing its
  * command ("$@"): join the cgroup first (so every byte the command allocates
  * counts), then hostname, bind mounts (in the private mount namespace) and
- * working directory.
+ * working directory. Last it reports its pid on fd 3 (the shim's sync pipe,
+ * closed for the command): the container counts as started from then on.
  */
 export function containerScript(opts: { hostname?: string; mounts: Mount[]; cgroupProcs: string[]; workingDir?: string }): string {
   const lines = ['set -e'];
@@ -22,6 +23,6 @@ export function containerScript(opts: { hostname?: string; mounts: Mount[]; cgro
     if (m.readOnly) lines.push(`mount -o remount,bind,ro ${target}`);
   }
   if (opts.workingDir) lines.push(`mkdir -p ${shellQuote(opts.workingDir)}`, `cd ${shellQuote(opts.workingDir)}`);
-  lines.push('exec "$@"');
+  lines.push('echo $$ >&3', 'exec "$@" 3>&-');
   return lines.join('\n');
 }

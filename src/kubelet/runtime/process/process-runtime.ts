@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants as fsConstants, mkdirSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
-import { constants as osConstants } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   RuntimeError,
   type ContainerConfig,
@@ -19,50 +19,66 @@ import { dialPort } from '../dial-port.js';
 import { ContainerCgroup } from './cgroup.js';
 import { CriLogWriter } from './cri-log-writer.js';
 import { containerScript } from './container-script.js';
+import { makeFifos, readExitFile, shimFiles, spawnShim } from './container-shim.js';
+import { DEFAULT_PATH, execSync, resolveExecutable, signalGroup } from './host-process.js';
+import { OutputPump } from './output-pump.js';
+import { processStartTime, sameProcessAlive } from './proc-stat.js';
 import { AttachHub, spawnExec } from './process-streams.js';
+import { RuntimeStateStore, type ContainerState, type SandboxState } from './runtime-state.js';
 
 export interface ProcessRuntimeOptions {
   /** IP reported for pods (they share the host's network). */
   hostIP?: string;
   /** Use mount/UTS namespaces and cgroups (needs root); default: when running as root. */
   isolate?: boolean;
+  /**
+   * Where sandbox and container records, FIFOs and exit files live. A runtime
+   * opened on the directory of an earlier one adopts its containers that still
+   * run. Default: a fresh temporary directory, removed by `close()`.
+   */
+  stateDir?: string;
+  /** How often containers that are not this process's children (adopted ones) are checked for exit; default 500 ms. */
+  adoptedPollMs?: number;
 }
 
-interface Sandbox {
-  status: PodSandboxStatus;
-  config: PodSandboxConfig;
-}
-
-interface ProcessContainer {
-  status: ContainerStatus;
-  config: ContainerConfig;
-  child?: ChildProcess;
+interface ProcessContainer extends ContainerState {
+  shim?: ChildProcess;
   cgroup?: ContainerCgroup;
   exited?: Promise<void>;
   attach?: AttachHub;
+  output?: OutputPump;
+  poll?: NodeJS.Timeout;
 }
 
-const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+const SETSID = resolveExecutable('setsid', DEFAULT_PATH) ?? 'setsid';
+const UNSHARE = resolveExecutable('unshare', DEFAULT_PATH) ?? 'unshare';
 
 /**
  * Runs each container as a host process from the host's filesystem (no
  * images yet). As root each container gets private mount and UTS namespaces,
  * so volumes appear at their mountPath and the hostname is the pod's, and a
  * cgroup carrying its memory and CPU limits so that an OOM kill is reported.
- * Each container leads its own process group, which stop signals as a whole.
+ * Each container leads its own session and process group, which stop
+ * signals reach as a whole, under a shim that outlives the kubelet (see
+ * container-shim.ts); records in `stateDir` let a restarted kubelet adopt
+ * running containers instead of restarting them.
  */
 export class ProcessRuntime implements Runtime {
-  private readonly sandboxes = new Map<string, Sandbox>();
+  private readonly sandboxes = new Map<string, SandboxState>();
   private readonly containers = new Map<string, ProcessContainer>();
   private readonly listeners: ((s: ContainerStatus) => void)[] = [];
+  private readonly store: RuntimeStateStore;
+  private closed = false;
   readonly isolate: boolean;
 
   constructor(private readonly options: ProcessRuntimeOptions = {}) {
     this.isolate = options.isolate ?? process.getuid?.() === 0;
+    this.store = new RuntimeStateStore(options.stateDir ?? mkdtempSync(join(tmpdir(), 'skiff-runtime-')));
+    this.restore();
   }
 
   version(): RuntimeVersion {
-    return { runtimeName: 'skiff-process', runtimeVersion: '0.1.0' };
+    return { runtimeName: 'skiff-process', runtimeVersion: '0.2.0' };
   }
 
   onContainerEvent(listener: (status: ContainerStatus) => void): void {
@@ -70,9 +86,12 @@ export class ProcessRuntime implements Runtime {
   }
 
   async runPodSandbox(config: PodSandboxConfig): Promise<PodSandboxStatus> {
+    this.checkOpen();
     mkdirSync(config.logDirectory, { recursive: true });
     const status: PodSandboxStatus = { id: randomUUID(), podUid: config.uid, state: 'Ready', ip: this.options.hostIP, createdAt: new Date() };
-    this.sandboxes.set(status.id, { status, config });
+    const sb = { status, config };
+    this.sandboxes.set(status.id, sb);
+    this.store.saveSandbox(sb);
     return { ...status };
   }
 
@@ -81,12 +100,14 @@ export class ProcessRuntime implements Runtime {
     if (!sb) return;
     await Promise.all([...this.containers.values()].filter((c) => c.status.sandboxId === id).map((c) => this.stopContainer(c.status.id, 0)));
     sb.status.state = 'NotReady';
+    this.store.saveSandbox(sb);
   }
 
   async removePodSandbox(id: string): Promise<void> {
     await this.stopPodSandbox(id);
     for (const c of [...this.containers.values()]) if (c.status.sandboxId === id) await this.removeContainer(c.status.id);
     this.sandboxes.delete(id);
+    this.store.removeSandbox(id);
   }
 
   async listPodSandboxes(): Promise<PodSandboxStatus[]> {
@@ -94,6 +115,7 @@ export class ProcessRuntime implements Runtime {
   }
 
   async createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {
+    this.checkOpen();
     const sb = this.sandboxes.get(sandboxId);
     if (!sb) throw new RuntimeError('NotFound', `pod sandbox ${sandboxId} not found`);
     if (config.argv.length === 0) {
@@ -112,17 +134,21 @@ export class ProcessRuntime implements Runtime {
       }
     }
     const id = randomUUID();
-    this.containers.set(id, {
+    const c: ProcessContainer = {
       config,
+      podUid: sb.config.uid,
       status: {
         id, sandboxId, name: config.name, attempt: config.attempt, image: config.image, state: 'Created',
         createdAt: new Date(), logPath: config.logPath, labels: { ...config.labels },
       },
-    });
+    };
+    this.containers.set(id, c);
+    this.save(c);
     return id;
   }
 
   async startContainer(id: string): Promise<void> {
+    this.checkOpen();
     const c = this.get(id);
     if (c.status.state !== 'Created') throw new RuntimeError('RunContainerError', `container ${id} is ${c.status.state}, not Created`);
     const sb = this.sandboxes.get(c.status.sandboxId)!;
@@ -135,61 +161,44 @@ export class ProcessRuntime implements Runtime {
       cgroupProcs: c.cgroup?.procsFiles() ?? [],
       workingDir: c.config.workingDir,
     });
-    const argv = this.isolate
-      ? ['unshare', '--mount', '--uts', '--propagation', 'private', '--', 'sh', '-c', script, 'skiff-container', ...c.config.argv]
-      : ['sh', '-c', script, 'skiff-container', ...c.config.argv];
-    const log = new CriLogWriter(c.config.logPath);
-    const child = spawn(argv[0], argv.slice(1), {
-      env: { PATH: DEFAULT_PATH, ...c.config.env },
-      cwd: '/',
-      detached: true,
-      stdio: [c.config.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
-    });
-    c.child = child;
-    const hub = new AttachHub(child.stdin ?? undefined, c.config.stdinOnce ?? false);
-    c.attach = hub;
-    child.stdout!.on('data', (d: Buffer) => {
-      log.write('stdout', d);
-      hub.write('stdout', d);
-    });
-    child.stderr!.on('data', (d: Buffer) => {
-      log.write('stderr', d);
-      hub.write('stderr', d);
-    });
-    const spawned = new Promise<void>((resolve, reject) => {
-      child.once('spawn', () => resolve());
-      child.once('error', (err) => reject(new RuntimeError('RunContainerError', err.message)));
-    });
+    const inner = ['/bin/sh', '-c', script, 'skiff-container', ...c.config.argv];
+    const argv = this.isolate ? [UNSHARE, '--mount', '--uts', '--propagation', 'private', '--', ...inner] : inner;
+    const dir = this.store.containerDir(id);
+    const files = shimFiles(dir);
+    try {
+      await makeFifos(files);
+    } catch (err) {
+      throw new RuntimeError('RunContainerError', `cannot create the output FIFOs of container ${c.config.name}: ${(err as Error).message}`);
+    }
+    // the read ends are open before the container can write, so no early output is lost
+    c.output = new OutputPump(files, new CriLogWriter(c.config.logPath), (s, d) => c.attach?.write(s, d));
+    const started = spawnShim({ dir, argv, env: { PATH: DEFAULT_PATH, ...c.config.env }, stdin: c.config.stdin ?? false, setsid: SETSID });
+    c.shim = started.shim;
+    c.attach = new AttachHub(started.shim.stdin ?? undefined, c.config.stdinOnce ?? false);
     c.exited = new Promise<void>((resolve) => {
-      child.once('exit', (code, signal) => {
-        void (async () => {
-          // like a PID namespace ending with its init: whatever the command left behind dies with it
-          signalGroup(child.pid!, 'SIGKILL');
-          await this.killCgroup(c);
-          await streamsClosed(child, 500);
-          await log.close();
-          const oom = (await c.cgroup?.oomKilled()) ?? false;
-          c.status.state = 'Exited';
-          c.status.finishedAt = new Date();
-          c.status.exitCode = code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0);
-          c.status.reason = oom ? 'OOMKilled' : c.status.exitCode === 0 ? 'Completed' : 'Error';
-          c.status.pid = undefined;
-          hub.end(c.status.exitCode);
-          resolve();
-          for (const l of this.listeners) l({ ...c.status });
-        })();
-      });
+      started.shim.once('exit', () => void this.finish(c, readExitFile(files.exit)).then(resolve));
     });
-    await spawned;
+    let pid: number | undefined;
+    try {
+      pid = await started.pid;
+    } catch (err) {
+      throw new RuntimeError('RunContainerError', (err as Error).message);
+    }
+    // a container whose setup failed may already be recorded as exited
+    if (this.get(id).status.state === 'Exited') return;
+    c.shimPid = started.shim.pid;
+    c.shimStartTime = c.shimPid ? processStartTime(c.shimPid) : undefined;
     c.status.state = 'Running';
     c.status.startedAt = new Date();
-    c.status.pid = child.pid;
+    c.status.pid = pid;
+    c.startTime = pid ? processStartTime(pid) : undefined;
+    this.save(c);
   }
 
   async stopContainer(id: string, timeoutSeconds: number): Promise<void> {
     const c = this.get(id);
-    if (c.status.state !== 'Running' || !c.child?.pid) return;
-    const pgid = c.child.pid;
+    if (c.status.state !== 'Running' || !c.status.pid) return;
+    const pgid = c.status.pid;
     signalGroup(pgid, timeoutSeconds > 0 ? 'SIGTERM' : 'SIGKILL');
     if (timeoutSeconds > 0) {
       let timer: NodeJS.Timeout | undefined;
@@ -207,6 +216,7 @@ export class ProcessRuntime implements Runtime {
     if (c.status.state === 'Running') await this.stopContainer(id, 0);
     await c.cgroup?.remove();
     this.containers.delete(id);
+    this.store.removeContainer(id);
   }
 
   async listContainers(filter: { sandboxId?: string } = {}): Promise<ContainerStatus[]> {
@@ -220,40 +230,23 @@ export class ProcessRuntime implements Runtime {
   }
 
   async execSync(id: string, argv: string[], timeoutMs: number): Promise<ExecResult> {
-    const c = this.get(id);
-    if (c.status.state !== 'Running' || !c.child?.pid) throw new RuntimeError('RunContainerError', `container ${c.config.name} is not running`);
-    const full = this.isolate ? ['nsenter', '-t', String(c.child.pid), '-m', '-u', '--', ...argv] : argv;
-    return new Promise((resolve, reject) => {
-      const p = spawn(full[0], full.slice(1), { env: { PATH: DEFAULT_PATH, ...c.config.env }, cwd: this.isolate ? '/' : (c.config.workingDir ?? '/'), stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      p.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-      p.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-      const timer = setTimeout(() => p.kill('SIGKILL'), timeoutMs);
-      p.once('error', (err) => {
-        clearTimeout(timer);
-        reject(new RuntimeError('RunContainerError', err.message));
-      });
-      p.once('close', (code, signal) => {
-        clearTimeout(timer);
-        resolve({ exitCode: code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0), stdout, stderr });
-      });
-    });
+    const c = this.running(id);
+    const full = this.isolate ? ['nsenter', '-t', String(c.status.pid), '-m', '-u', '--', ...argv] : argv;
+    return execSync(full, { env: { PATH: DEFAULT_PATH, ...c.config.env }, cwd: this.isolate ? '/' : (c.config.workingDir ?? '/'), timeoutMs });
   }
 
   async exec(id: string, argv: string[], opts: StreamOptions): Promise<ContainerStreams> {
-    const c = this.get(id);
-    if (c.status.state !== 'Running' || !c.child?.pid) throw new RuntimeError('RunContainerError', `container ${c.config.name} is not running`);
+    const c = this.running(id);
     if (argv.length === 0) throw new RuntimeError('RunContainerError', 'no command given to exec');
     if (!this.isolate && !resolveExecutable(argv[0], c.config.env.PATH ?? DEFAULT_PATH)) {
       throw new RuntimeError('RunContainerError', `exec: "${argv[0]}": executable file not found in $PATH`);
     }
-    return spawnExec({ pid: c.child.pid, isolate: this.isolate, env: c.config.env, workingDir: c.config.workingDir }, argv, opts, DEFAULT_PATH);
+    return spawnExec({ pid: c.status.pid!, isolate: this.isolate, env: c.config.env, workingDir: c.config.workingDir }, argv, opts, DEFAULT_PATH);
   }
 
   async attach(id: string, opts: StreamOptions): Promise<ContainerStreams> {
-    const c = this.get(id);
-    if (c.status.state !== 'Running' || !c.attach) throw new RuntimeError('RunContainerError', `container ${c.config.name} is not running`);
+    const c = this.running(id);
+    if (!c.attach) throw new RuntimeError('RunContainerError', `container ${c.config.name} is not running`);
     return c.attach.attach(opts);
   }
 
@@ -263,9 +256,99 @@ export class ProcessRuntime implements Runtime {
     return dialPort('127.0.0.1', port);
   }
 
-  /** Kills every container (for shutdown of tests; a real kubelet leaves pods running). */
+  /**
+   * Stops and forgets every container, as a node going down would (`skiff
+   * server` on a graceful stop). A temporary state directory is removed.
+   */
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.sandboxes.keys()].map((id) => this.removePodSandbox(id)));
+    if (!this.options.stateDir) rmSync(this.store.dir, { recursive: true, force: true });
+  }
+
+  /**
+   * Lets go of every container without stopping it, as upstream's kubelet
+   * does on shutdown: the shims keep them running and record their exits, and
+   * a runtime opened later on the same state directory adopts them.
+   */
+  async detach(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.containers.values()].map(async (c) => {
+      clearInterval(c.poll);
+      c.shim?.removeAllListeners('exit');
+      c.shim?.stdin?.destroy();
+      c.shim?.unref();
+      await c.output?.detach();
+    }));
+  }
+
+  /** Reloads the records of an earlier runtime and adopts the containers still running. */
+  private restore(): void {
+    const { sandboxes, containers } = this.store.load();
+    for (const s of sandboxes) this.sandboxes.set(s.status.id, s);
+    for (const state of containers) {
+      if (!this.sandboxes.has(state.status.sandboxId)) {
+        this.store.removeContainer(state.status.id);
+        continue;
+      }
+      const c: ProcessContainer = { ...state };
+      this.containers.set(c.status.id, c);
+      if (c.status.state === 'Created' && sameProcessAlive(c.shimPid, c.shimStartTime)) {
+        // started, but the kubelet died before learning the pid: the shim's child is the container
+        const child = Number(readFileSync(`/proc/${c.shimPid}/task/${c.shimPid}/children`, 'utf8').trim().split(/\s+/)[0]);
+        if (child) signalGroup(child, 'SIGKILL');
+      }
+      if (c.status.state === 'Running' || c.status.state === 'Created') this.adopt(c);
+    }
+  }
+
+  private adopt(c: ProcessContainer): void {
+    const files = shimFiles(this.store.containerDir(c.status.id));
+    if (this.isolate) c.cgroup = ContainerCgroup.open(c.podUid, c.status.id);
+    if (c.status.state !== 'Running' || !sameProcessAlive(c.status.pid, c.startTime)) {
+      c.exited = this.finish(c, readExitFile(files.exit));
+      return;
+    }
+    c.attach = new AttachHub(undefined, false);
+    try {
+      c.output = new OutputPump(files, new CriLogWriter(c.config.logPath), (s, d) => c.attach?.write(s, d));
+    } catch {
+      // FIFOs gone: the container runs on, unlogged
+    }
+    // not our child: no exit event, so watch for the shim's exit file (or for both processes vanishing)
+    c.exited = new Promise<void>((resolve) => {
+      c.poll = setInterval(() => {
+        const exit = readExitFile(files.exit);
+        if (!exit && (sameProcessAlive(c.shimPid, c.shimStartTime) || sameProcessAlive(c.status.pid, c.startTime))) return;
+        clearInterval(c.poll);
+        void this.finish(c, exit).then(resolve);
+      }, this.options.adoptedPollMs ?? 500);
+      c.poll.unref();
+    });
+  }
+
+  /** The container ended (or was found ended): clean up after it and record how it ended. */
+  private async finish(c: ProcessContainer, exit: { exitCode: number; finishedAt: Date } | undefined): Promise<void> {
+    // like a PID namespace ending with its init: whatever the command left behind dies with it
+    if (c.status.pid) signalGroup(c.status.pid, 'SIGKILL');
+    await this.killCgroup(c);
+    await c.output?.drain(500);
+    const oom = (await c.cgroup?.oomKilled()) ?? false;
+    c.status.state = 'Exited';
+    c.status.startedAt ??= c.status.createdAt;
+    c.status.finishedAt = exit?.finishedAt ?? new Date();
+    // upstream's kubelet reports a container whose end nobody saw as exit 137, ContainerStatusUnknown
+    c.status.exitCode = exit?.exitCode ?? 137;
+    c.status.reason = oom ? 'OOMKilled' : !exit ? 'ContainerStatusUnknown' : c.status.exitCode === 0 ? 'Completed' : 'Error';
+    if (!exit) c.status.message = 'The container exited while its shim was gone; its exit status is unknown';
+    c.status.pid = undefined;
+    if (this.containers.has(c.status.id)) this.save(c);
+    c.attach?.end(c.status.exitCode);
+    for (const l of this.listeners) l({ ...c.status });
+  }
+
+  private save(c: ProcessContainer): void {
+    this.store.saveContainer({ status: c.status, config: c.config, podUid: c.podUid, shimPid: c.shimPid, shimStartTime: c.shimStartTime, startTime: c.startTime });
   }
 
   /** Processes that escaped the process group still belong to the cgroup. */
@@ -279,43 +362,20 @@ export class ProcessRuntime implements Runtime {
     }
   }
 
+  private checkOpen(): void {
+    // a stopping kubelet's pod workers may still react to exits; nothing new may start
+    if (this.closed) throw new RuntimeError('RunContainerError', 'the runtime is shutting down');
+  }
+
   private get(id: string): ProcessContainer {
     const c = this.containers.get(id);
     if (!c) throw new RuntimeError('NotFound', `container ${id} not found`);
     return c;
   }
-}
 
-function streamsClosed(child: ChildProcess, timeoutMs: number): Promise<void> {
-  if (child.stdout?.closed !== false && child.stderr?.closed !== false) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, timeoutMs);
-    child.once('close', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // the group is already gone
+  private running(id: string): ProcessContainer {
+    const c = this.get(id);
+    if (c.status.state !== 'Running' || !c.status.pid) throw new RuntimeError('RunContainerError', `container ${c.config.name} is not running`);
+    return c;
   }
-}
-
-/** Resolves a command the way execvp does; undefined if it cannot run. */
-export function resolveExecutable(cmd: string, path: string): string | undefined {
-  const candidates = cmd.includes('/') ? [cmd] : path.split(delimiter).filter(Boolean).map((d) => join(d, cmd));
-  for (const f of candidates) {
-    if (!isAbsolute(f) && !cmd.includes('/')) continue;
-    try {
-      accessSync(f, fsConstants.X_OK);
-      if (statSync(f).isFile()) return f;
-    } catch {
-      // try the next directory
-    }
-  }
-  return undefined;
 }

@@ -20,18 +20,19 @@ export interface ExecTarget {
  * under `script` when a terminal is wanted, since script owns a pty and passes
  * the command's exit status back (-e).
  */
-export function execArgv(target: ExecTarget, argv: readonly string[], tty: boolean): { argv: string[]; cwd: string } {
+export function execArgv(target: ExecTarget, argv: readonly string[], tty: boolean, size?: { width: number; height: number }): { argv: string[]; cwd: string } {
   const wd = target.workingDir ?? '/';
   let inner: string[] = target.isolate
     ? ['nsenter', '-t', String(target.pid), '-m', '-u', '--', 'sh', '-c', 'cd -- "$0" 2>/dev/null; exec "$@"', wd, ...argv]
     : [...argv];
+  if (tty && size) inner = ['sh', '-c', `stty cols ${Math.floor(size.width)} rows ${Math.floor(size.height)} 2>/dev/null; exec "$@"`, 'sh', ...inner];
   if (tty) inner = ['script', '-q', '-e', '-f', '-c', inner.map(shellQuote).join(' '), '/dev/null'];
   return { argv: inner, cwd: target.isolate ? '/' : wd };
 }
 
 /** Spawns an exec'd command with live streams; fails like CRI (the command cannot start) before resolving. */
 export async function spawnExec(target: ExecTarget, argv: readonly string[], opts: StreamOptions, path: string): Promise<ContainerStreams> {
-  const cmd = execArgv(target, argv, opts.tty);
+  const cmd = execArgv(target, argv, opts.tty, opts.initialSize);
   const env = { PATH: path, ...target.env, ...(opts.tty ? { TERM: target.env.TERM ?? 'xterm' } : {}) };
   const child = spawn(cmd.argv[0], cmd.argv.slice(1), { env, cwd: cmd.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
