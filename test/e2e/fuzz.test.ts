@@ -141,7 +141,9 @@ describe('randomized bad input', () => {
         throw new Error(`request ${i} (${method} ${path}) got no answer: ${String(err)}`);
       });
       const what = `#${i} ${method} ${path} (${ct}) -> ${res.status} ${res.body.slice(0, 300)}`;
-      assert.ok(res.status > 0 && res.status < 500, `server error: ${what}`);
+      // 504 Timeout is upstream's answer to a resourceVersion from the future; any other 5xx is a bug
+      const tooNew = res.status === 504 && /"reason":"Timeout"/.test(res.body);
+      assert.ok(res.status > 0 && (res.status < 500 || tooNew), `server error: ${what}`);
       if (res.status >= 400 && method !== 'HEAD') {
         refused++;
         const status = JSON.parse(res.body) as { kind: string; code: number; status: string; message: string };

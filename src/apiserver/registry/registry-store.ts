@@ -464,8 +464,11 @@ function propagationFinalizer(params: DeleteParams, info: ResourceInfo): string 
   return undefined;
 }
 
+const MAX_UINT64 = 2n ** 64n - 1n;
+
 export function parseResourceVersion(rv: string): number {
   if (!/^[0-9]+$/.test(rv)) throw badRequest(`invalid resource version "${rv}": strconv.ParseUint: parsing "${rv}": invalid syntax`);
+  if (BigInt(rv) > MAX_UINT64) throw badRequest(`invalid resource version "${rv}": strconv.ParseUint: parsing "${rv}": value out of range`);
   return Number(rv);
 }
 

@@ -261,6 +261,7 @@ export class ProcessRuntime implements Runtime {
    * server` on a graceful stop). A temporary state directory is removed.
    */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.sandboxes.keys()].map((id) => this.removePodSandbox(id)));
     if (!this.options.stateDir) rmSync(this.store.dir, { recursive: true, force: true });
@@ -272,6 +273,7 @@ export class ProcessRuntime implements Runtime {
    * a runtime opened later on the same state directory adopts them.
    */
   async detach(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.containers.values()].map(async (c) => {
       clearInterval(c.poll);
