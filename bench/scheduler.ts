@@ -92,6 +92,8 @@ interface Result {
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 
+const progress = (msg: string): void => void process.stderr.write(`[bench] ${msg}\n`);
+
 async function runShape(shape: Shape, o: { qps: number; profileDir?: string }): Promise<Result> {
   const setupStart = performance.now();
   const server = await startServer({ command: 'apiserver' });
@@ -102,7 +104,9 @@ async function runShape(shape: Shape, o: { qps: number; profileDir?: string }): 
     for (const ns of new Set([shape.existingNamespace, shape.measuredNamespace])) {
       if (ns !== 'default') await namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     }
+    progress(`${shape.name}: creating ${shape.nodes} nodes, ${shape.existing} bound pods, ${shape.measured} pending pods`);
     await runConcurrent(shape.nodes, 16, async (i) => void (await nodes.create(node(i, shape.zones))));
+    progress(`${shape.name}: nodes created at ${fmt((shape.nodes * 1000) / (performance.now() - setupStart), 0)}/s`);
     // Existing pods are bound already (spread over the nodes): they fill the cache, they are not measured.
     const existing = client.resource<Pod>(PODS).namespace(shape.existingNamespace);
     await runConcurrent(shape.existing, 16, async (i) => {
@@ -115,28 +119,38 @@ async function runShape(shape: Shape, o: { qps: number; profileDir?: string }): 
     const setupMs = performance.now() - setupStart;
 
     // Watch for bindings before the scheduler exists, so none is missed.
-    const list = await measured.list({ labelSelector: '' });
     const bound = new Set<string>();
     const stopWatch = new AbortController();
     let lastBind = 0;
     let firstBind = 0;
     let allBound!: () => void;
     const done = new Promise<void>((r) => (allBound = r));
+    const see = (p: Pod): void => {
+      if (!p.spec?.nodeName || !p.metadata?.name?.startsWith('measured-') || bound.has(p.metadata.name)) return;
+      bound.add(p.metadata.name);
+      lastBind = performance.now();
+      firstBind ||= lastBind;
+      if (bound.size === shape.measured) allBound();
+    };
+    let listed = await measured.list();
     const watching = (async () => {
-      try {
-        for await (const ev of measured.watch({ resourceVersion: list.metadata?.resourceVersion, signal: stopWatch.signal })) {
-          if (ev.type === 'ERROR') throw new Error(`watch failed: ${JSON.stringify(ev.object)}`);
-          const p = ev.object as Pod;
-          if (!p.spec?.nodeName || !p.metadata?.name?.startsWith('measured-') || bound.has(p.metadata.name)) continue;
-          bound.add(p.metadata.name);
-          lastBind = performance.now();
-          firstBind ||= lastBind;
-          if (bound.size === shape.measured) allBound();
+      // A watcher that falls behind is dropped by the server: list again and resume.
+      while (!stopWatch.signal.aborted) {
+        try {
+          for await (const ev of measured.watch({ resourceVersion: listed.metadata?.resourceVersion, signal: stopWatch.signal })) {
+            if (ev.type === 'ERROR') break;
+            see(ev.object);
+          }
+        } catch (err) {
+          if (stopWatch.signal.aborted) return;
+          throw err;
         }
-      } catch (err) {
-        if (!stopWatch.signal.aborted) throw err;
+        if (stopWatch.signal.aborted) return;
+        listed = await measured.list();
+        for (const p of listed.items) see(p);
       }
     })();
+    progress(`${shape.name}: setup done in ${fmt(setupMs / 1000, 0)} s; starting the scheduler`);
 
     if (o.profileDir) await mkdir(o.profileDir, { recursive: true });
     const scheduler = startComponent({
@@ -147,6 +161,7 @@ async function runShape(shape: Shape, o: { qps: number; profileDir?: string }): 
     try {
       const t0 = await scheduler.logged('scheduler started');
       await Promise.race([done, watching.then(() => Promise.reject(new Error('watch ended early')))]);
+      progress(`${shape.name}: all ${shape.measured} pods bound`);
       const metrics = await fetchMetrics(await scheduler.healthPort);
       const attempt = parseHistogram(metrics, 'scheduler_scheduling_attempt_duration_seconds', 'result="scheduled"');
       const e2e = parseHistogram(metrics, 'scheduler_pod_scheduling_sli_duration_seconds');

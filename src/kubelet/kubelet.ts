@@ -142,7 +142,12 @@ export class Kubelet {
     });
     podInformers.start(signal);
     objectInformers.start(signal);
-    await Promise.all([reporter.run(signal), lease.run(signal), manifestPath ? staticSource.run(signal) : undefined, manifestPath ? mirrors.run(signal) : undefined]);
+    await Promise.all([
+      reporter.run(signal), lease.run(signal), manifestPath ? staticSource.run(signal) : undefined, manifestPath ? mirrors.run(signal) : undefined,
+      workers.housekeeping(signal, () => pods.hasSynced()),
+    ]);
+    // containers keep running: whether they stop is the runtime owner's call (skiff server stops them, skiff kubelet does not)
+    await workers.stop();
     await podInformers.shutdown();
     await objectInformers.shutdown();
     await server.stop();

@@ -37,6 +37,7 @@ export const command: ComponentCommand = {
     'kube-reserved': { type: 'string', default: '', description: 'resources reserved for Kubernetes daemons' },
     'max-pods': { type: 'string', default: '110', description: 'pods this node accepts' },
     'pod-cidr': { type: 'string', default: '', description: 'pod CIDR reported in the node spec' },
+    'keep-pods': { type: 'boolean', default: false, description: 'inside skiff server: leave pods running on stop, for the next start to adopt (standalone kubelets always do)' },
   },
   async run(flags, ctx) {
     const str = (k: string) => String(flags[k] ?? '');
@@ -48,7 +49,8 @@ export const command: ComponentCommand = {
     const port = Number(str('port') || (inServer ? 0 : 10250));
     const healthPort = Number(str('health-port') || (inServer ? 0 : 10248));
     const client = new Client(loadKubeconfig(kubeconfig), { component: 'kubelet', qps: 50, burst: 100 });
-    const runtime = new ProcessRuntime({ hostIP: str('node-ip') || undefined });
+    // the runtime's records live under the root dir, so a kubelet restarted on it adopts the pods still running
+    const runtime = new ProcessRuntime({ hostIP: str('node-ip') || undefined, stateDir: join(rootDir, 'runtime') });
     const metrics = new MetricsRegistry();
     const health = new DaemonServer({ bindAddress: '127.0.0.1', port: healthPort, metrics });
     const hp = await health.start();
@@ -75,8 +77,9 @@ export const command: ComponentCommand = {
     try {
       await kubelet.run(ctx.signal);
     } finally {
-      // without adoption of running pods on restart, leaving them would orphan them
-      await runtime.close();
+      // upstream's kubelet leaves pods running when it stops; a dev cluster's Ctrl-C is expected to stop them
+      if (inServer && flags['keep-pods'] !== true) await runtime.close();
+      else await runtime.detach();
       await health.stop();
       client.close();
     }

@@ -1,11 +1,13 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Container, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
+import type { ContainerStatus as ApiContainerStatus, Container, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
 import type { Logger } from '../../machinery/logger.js';
 import { Quantity } from '../../machinery/quantity.js';
 import { ProbeWorker, type ProbeType } from '../probes/probe-worker.js';
+import { runProbe } from '../probes/run-probe.js';
 import { RuntimeError, type Runtime } from '../runtime/runtime.js';
 import { setUpVolumes, type VolumePaths } from '../volumes/volume-builder.js';
+import { adoptContainers } from './adopt-containers.js';
 import { ContainerConfigError, containerArgv, containerEnv, type ObjectSource } from './container-env.js';
 import { podStatus, willRestart, type ContainerRecord } from './pod-status.js';
 import { RestartBackoff } from './restart-backoff.js';
@@ -50,6 +52,9 @@ export class PodWorker {
   private timerAt = 0;
   private lastStatus = '';
   private finished = false;
+  /** Whatever the runtime still runs for this pod (after a kubelet restart) has been taken over. */
+  private adopted = false;
+  private stopped = false;
   private readonly startTime = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
   constructor(pod: Pod, private readonly deps: PodWorkerDeps) {
@@ -101,8 +106,16 @@ export class PodWorker {
     return this.loop;
   }
 
+  /** The kubelet is shutting down: no more syncs or status writes; containers are left as they are. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    for (const r of this.records.values()) r.probes?.abort();
+    await this.loop;
+  }
+
   private async drain(): Promise<void> {
-    while (this.dirty && !this.finished) {
+    while (this.dirty && !this.finished && !this.stopped) {
       this.dirty = false;
       try {
         await this.sync();
@@ -115,6 +128,7 @@ export class PodWorker {
 
   /** Schedules a resync in `ms`, unless one is already due sooner. */
   private later(ms: number): void {
+    if (this.stopped) return;
     const at = Date.now() + ms;
     if (this.timer && this.timerAt > Date.now() && this.timerAt <= at) return;
     clearTimeout(this.timer);
@@ -153,6 +167,16 @@ export class PodWorker {
     if (phase === 'Succeeded' || phase === 'Failed') {
       await this.stopAll(0);
       return this.report(records);
+    }
+    if (!this.adopted) {
+      this.adopted = true;
+      const found = await adoptContainers(this.deps.runtime, this.pod, records, this.deps.runtime.version().runtimeName);
+      if (found) {
+        this.sandboxId = found.sandbox.id;
+        this.podIP = found.sandbox.ip ?? this.deps.hostIP;
+        for (const { record, reported } of found.running) this.startProbes(record as Record_, reported);
+        this.deps.logger.info('adopted running pod', { pod: this.key(), containers: found.running.length });
+      }
     }
     if (!this.sandboxId) {
       const sb = await this.deps.runtime.runPodSandbox({
@@ -259,11 +283,14 @@ export class PodWorker {
     }
   }
 
-  private startProbes(r: Record_): void {
+  /** Starts the container's probes; `reported` (an adopted container's last API status) keeps its readiness until probed again. */
+  private startProbes(r: Record_, reported?: ApiContainerStatus): void {
     r.probes?.abort();
     r.probes = new AbortController();
-    r.ready = !r.spec.readinessProbe;
-    r.started = !r.spec.startupProbe;
+    r.ready = !r.spec.readinessProbe || (reported?.ready ?? false);
+    r.started = !r.spec.startupProbe || (reported?.started ?? false);
+    // the probe worker's verdict starts false, so a failing first probe would never report: drop the kept readiness on it
+    let keptReady = r.ready && r.spec.readinessProbe !== undefined;
     r.liveness = r.readiness = r.startup = undefined;
     r.startupFailed = false;
     const startedAt = r.current?.startedAt ?? new Date();
@@ -274,6 +301,15 @@ export class PodWorker {
       if (!probe) return undefined;
       const w = new ProbeWorker({
         type, probe, target, startedAt,
+        run: type === 'readiness' && keptReady ? async (p, t) => {
+          const result = await runProbe(p, t);
+          if (keptReady && !result.ok) {
+            r.ready = false;
+            void this.request();
+          }
+          keptReady = false;
+          return result;
+        } : undefined,
         started: () => r.started,
         onChange: (ok, result) => {
           if (type === 'readiness') r.ready = ok;
@@ -288,7 +324,8 @@ export class PodWorker {
       void w.run(r.probes!.signal);
       return w;
     };
-    r.startup = make('startup');
+    // a container that had started before the kubelet restarted is not probed for startup again
+    r.startup = r.started ? undefined : make('startup');
     r.liveness = make('liveness');
     r.readiness = make('readiness');
   }
@@ -341,6 +378,7 @@ export class PodWorker {
   }
 
   private async report(records: ContainerRecord[]): Promise<void> {
+    if (this.stopped) return;
     const status = podStatus({
       pod: this.pod, containers: records, sandboxReady: this.sandboxId !== undefined, podIP: this.podIP,
       hostIP: this.deps.hostIP, startTime: this.startTime, runtimeName: this.deps.runtime.version().runtimeName,

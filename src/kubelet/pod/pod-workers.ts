@@ -1,6 +1,7 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { DeletedFinalStateUnknown } from '../../client/cache/deleted-final-state-unknown.js';
 import type { ResourceEventHandler } from '../../client/cache/resource-event-handler.js';
+import { sleep } from '../../client/flowcontrol/sleep.js';
 import { PodWorker, type PodWorkerDeps } from './pod-worker.js';
 
 /**
@@ -9,6 +10,7 @@ import { PodWorker, type PodWorkerDeps } from './pod-worker.js';
  */
 export class PodWorkers implements ResourceEventHandler<Pod> {
   private readonly workers = new Map<string, PodWorker>();
+  private stopped = false;
 
   constructor(private readonly deps: PodWorkerDeps) {}
 
@@ -47,11 +49,46 @@ export class PodWorkers implements ResourceEventHandler<Pod> {
     for (const w of this.workers.values()) if (w.currentPod.metadata?.namespace === namespace) void w.request();
   }
 
+  /**
+   * Upstream's HandlePodCleanups: every `periodMs`, once `ready()` says every
+   * pod source has been read in full, pod sandboxes the runtime still holds
+   * for pods this kubelet no longer knows (deleted while it was down) are
+   * stopped and removed.
+   */
+  async housekeeping(signal: AbortSignal, ready: () => boolean, periodMs = 10_000): Promise<void> {
+    while (!signal.aborted) {
+      await sleep(periodMs, signal);
+      if (signal.aborted || this.stopped || !ready()) continue;
+      try {
+        await this.removeOrphans();
+      } catch (err) {
+        this.deps.logger.warn('pod housekeeping failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
+  /** Removes sandboxes whose pod has no worker; returns their pod uids. */
+  async removeOrphans(): Promise<string[]> {
+    const orphans = (await this.deps.runtime.listPodSandboxes()).filter((s) => !this.workers.has(s.podUid));
+    for (const s of orphans) {
+      this.deps.logger.info('removing the sandbox of a pod that no longer exists', { podUid: s.podUid });
+      await this.deps.runtime.removePodSandbox(s.id);
+    }
+    return orphans.map((s) => s.podUid);
+  }
+
+  /** The kubelet is shutting down: workers stop syncing and writing status, leaving containers to the runtime. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all([...this.workers.values()].map((w) => w.stop()));
+  }
+
   size(): number {
     return this.workers.size;
   }
 
   private dispatch(pod: Pod): void {
+    if (this.stopped) return;
     const uid = pod.metadata?.uid ?? '';
     let w = this.workers.get(uid);
     if (w?.done) return;

@@ -30,7 +30,7 @@ test('a runtime reopened on the same state directory adopts running containers w
     const id = await first.createContainer(sb.id, config(dir, ['sh', '-c', `echo before; while [ ! -e ${flag} ]; do sleep 0.05; done; echo after; exit 7`]));
     await first.startContainer(id);
     const before = await first.containerStatus(id);
-    console.log('A'); await until('first output', async () => (await readFile(join(dir, 'c.log'), 'utf8').catch(() => '')).includes('before')); console.log('B');
+    await until('first output', async () => (await readFile(join(dir, 'c.log'), 'utf8').catch(() => '')).includes('before'));
     await first.detach();
     assert.ok(processStartTime(before.pid!) !== undefined, 'the container outlives its runtime');
 

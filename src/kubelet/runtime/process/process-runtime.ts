@@ -308,6 +308,8 @@ export class ProcessRuntime implements Runtime {
     const files = shimFiles(this.store.containerDir(c.status.id));
     if (this.isolate) c.cgroup = ContainerCgroup.open(c.podUid, c.status.id);
     if (c.status.state !== 'Running' || !sameProcessAlive(c.status.pid, c.startTime)) {
+      // the recorded pid may belong to someone else by now: never signal it
+      c.status.pid = undefined;
       c.exited = this.finish(c, readExitFile(files.exit));
       return;
     }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer, connect, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import { test } from 'node:test';
 import { acceptKey, WebSocketConnection } from './websocket-connection.js';
@@ -79,8 +79,6 @@ test('handshake picks the client\'s first supported protocol; fragmented message
 });
 
 test('an upgrade offering no protocol we speak is refused with 400', async () => {
-  const http = createServer((socket) => socket.end());
-  http.close();
   const srv = createHttpServer();
   srv.on('upgrade', (req, socket, head) => assert.equal(WebSocketConnection.accept(req, socket, head, ['v5.channel.k8s.io']), undefined));
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
