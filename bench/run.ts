@@ -8,6 +8,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   scheduler: () => import('./scheduler.js'),
   informer: () => import('./informer.js'),
   watch: () => import('./watch.js'),
+  podstartup: () => import('./podstartup.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

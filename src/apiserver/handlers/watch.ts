@@ -38,12 +38,11 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
 
   let lastRv = query.get('resourceVersion') ?? '';
   let first = true;
-  const send = async (type: WatchEventType, object: unknown) => {
+  const sendLine = async (line: string) => {
     if (res.writableEnded || res.destroyed) return;
-    if (!res.write(`${JSON.stringify({ type, object })}\n`)) {
-      await Promise.race([once(res, 'drain'), once(controller.signal, 'abort')]);
-    }
+    if (!res.write(line)) await Promise.race([once(res, 'drain'), once(controller.signal, 'abort')]);
   };
+  const send = (type: WatchEventType, object: unknown) => sendLine(`${JSON.stringify({ type, object })}\n`);
   const bookmarkTimer = bookmarks
     ? setInterval(() => {
         if (!lastRv) return;
@@ -61,7 +60,8 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
     for await (const ev of events) {
       if (controller.signal.aborted) break;
       lastRv = ev.object.metadata?.resourceVersion ?? lastRv;
-      await send(ev.type, renderWatchObject(scope, rendering, ev.object, first));
+      if (rendering.kind === 'json') await sendLine(sharedJsonLine(ev.type, ev.object));
+      else await send(ev.type, renderWatchObject(scope, rendering, ev.object, first));
       first = false;
     }
   } catch (err) {
@@ -77,6 +77,15 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
     done?.();
     if (!res.writableEnded) res.end();
   }
+}
+
+/* Watchers of the same resource get the same decoded objects, so each event is serialized once for all of them. */
+const jsonLines = new WeakMap<KubeObject, Partial<Record<WatchEventType, string>>>();
+
+function sharedJsonLine(type: WatchEventType, object: KubeObject): string {
+  let lines = jsonLines.get(object);
+  if (!lines) jsonLines.set(object, (lines = {}));
+  return (lines[type] ??= `${JSON.stringify({ type, object })}\n`);
 }
 
 function apiVersion(scope: RequestScope): string {

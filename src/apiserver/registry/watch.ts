@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../api/object.js';
 import { expired } from '../../machinery/api-error.js';
 import { CompactedError } from '../../storage/errors.js';
-import type { WatchEvent as StorageEvent } from '../../storage/storage.js';
+import type { KeyValue, WatchEvent as StorageEvent } from '../../storage/storage.js';
 import { decodeObject } from './codec.js';
 import { parseResourceVersion, type Filter, type RegistryStore } from './registry-store.js';
 
@@ -25,7 +25,7 @@ export interface WatchParams {
  * become ADDED/DELETED, as upstream's cacheWatcher does.
  */
 export async function* watchObjects(store: RegistryStore, namespace: string, params: WatchParams): AsyncGenerator<ObjectEvent> {
-  const filter = params.filter ?? (() => true);
+  const filter = params.filter;
   const rv = params.resourceVersion;
   let from: number;
   if (rv === undefined || rv === '' || rv === '0') {
@@ -49,17 +49,34 @@ export async function* watchObjects(store: RegistryStore, namespace: string, par
   }
 }
 
-function toObjectEvent(ev: StorageEvent, filter: Filter): ObjectEvent | undefined {
+/*
+ * The watch cache hands the same event objects to every watcher, so decoding
+ * is shared: one decode per event, not one per watcher. Decoded objects are
+ * shared too and must be treated as read-only.
+ */
+const decodedCurrent = new WeakMap<KeyValue, KubeObject>();
+const decodedPrevious = new WeakMap<KeyValue, KubeObject>();
+
+function decodeShared(kv: KeyValue, cache: WeakMap<KeyValue, KubeObject>, revision = kv.modRevision): KubeObject {
+  let obj = cache.get(kv);
+  if (!obj) {
+    obj = decodeObject(kv, revision);
+    cache.set(kv, obj);
+  }
+  return obj;
+}
+
+function toObjectEvent(ev: StorageEvent, filter: Filter | undefined): ObjectEvent | undefined {
   const revision = ev.kv.modRevision;
   if (ev.type === 'DELETE') {
-    const last = ev.prevKv ?? ev.kv;
-    const obj = decodeObject(last, revision);
-    return filter(obj) ? { type: 'DELETED', object: obj } : undefined;
+    const obj = decodeShared(ev.prevKv ?? ev.kv, decodedPrevious, revision);
+    return !filter || filter(obj) ? { type: 'DELETED', object: obj } : undefined;
   }
-  const cur = decodeObject(ev.kv);
+  const cur = decodeShared(ev.kv, decodedCurrent);
+  if (!filter) return { type: ev.prevKv ? 'MODIFIED' : 'ADDED', object: cur };
   const curPasses = filter(cur);
   if (!ev.prevKv) return curPasses ? { type: 'ADDED', object: cur } : undefined;
-  const prev = decodeObject(ev.prevKv, revision);
+  const prev = decodeShared(ev.prevKv, decodedPrevious, revision);
   const prevPasses = filter(prev);
   if (curPasses && prevPasses) return { type: 'MODIFIED', object: cur };
   if (curPasses) return { type: 'ADDED', object: cur };
