@@ -27,7 +27,7 @@ export const APISERVER_FLAGS = {
   'etcd-cafile': { type: 'string', default: '', description: 'CA bundle to verify etcd servers (enables TLS)' },
   'etcd-certfile': { type: 'string', default: '', description: 'client certificate for etcd' },
   'etcd-keyfile': { type: 'string', default: '', description: 'client key for etcd' },
-  'watch-cache': { type: 'boolean', default: true, description: 'serve lists and watches from the watch cache' },
+  'watch-cache': { type: 'string', default: 'true', description: 'serve lists and watches from the watch cache (--watch-cache=false: straight from storage)' },
 } satisfies FlagSpec;
 
 export interface RunningApiServer {
@@ -78,7 +78,8 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   let observe = (_op: string, _seconds: number): void => {};
   let onStorageWatch = (_resource: string, _delta: 1 | -1): void => {};
   const backend = await openStorage(flags.storage, dataDir, (op, s) => observe(op, s), flags);
-  const storage = flags['watch-cache'] ? new Cacher(backend, { onStorageWatch: (r, d) => onStorageWatch(r, d) }) : backend;
+  if (!['true', 'false'].includes(flags['watch-cache'])) throw new UsageError(`--watch-cache must be true or false, not ${JSON.stringify(flags['watch-cache'])}`);
+  const storage = flags['watch-cache'] === 'true' ? new Cacher(backend, { onStorageWatch: (r, d) => onStorageWatch(r, d) }) : backend;
   const server = new ApiServer({
     storage,
     tls: { caPem: pki.ca.certPem, certPem: pki.serving.certPem, keyPem: pki.serving.keyPem },

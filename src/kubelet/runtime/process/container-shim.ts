@@ -1,7 +1,6 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 /** The files a container's shim works with, in the container's state directory. */
 export interface ShimFiles {
@@ -31,11 +30,6 @@ const SHIM_SCRIPT = [
   '"$__skiff_s" "$@" 3>&1 1<>"$__skiff_dir/stdout" 2<>"$__skiff_dir/stderr"',
   'echo $? > "$__skiff_dir/exit.tmp" && mv -f "$__skiff_dir/exit.tmp" "$__skiff_dir/exit"',
 ].join('\n');
-
-/** Creates the output FIFOs; the kubelet opens their read ends before the container can write. */
-export async function makeFifos(files: ShimFiles): Promise<void> {
-  await promisify(execFile)('mkfifo', ['-m', '600', files.stdout, files.stderr]);
-}
 
 export interface StartedShim {
   shim: ChildProcess;

@@ -19,7 +19,8 @@ import { dialPort } from '../dial-port.js';
 import { ContainerCgroup } from './cgroup.js';
 import { CriLogWriter } from './cri-log-writer.js';
 import { containerScript } from './container-script.js';
-import { makeFifos, readExitFile, shimFiles, spawnShim } from './container-shim.js';
+import { readExitFile, shimFiles, spawnShim } from './container-shim.js';
+import { FifoPool } from './fifo-pool.js';
 import { DEFAULT_PATH, execSync, resolveExecutable, signalGroup } from './host-process.js';
 import { OutputPump } from './output-pump.js';
 import { processStartTime, sameProcessAlive } from './proc-stat.js';
@@ -68,12 +69,14 @@ export class ProcessRuntime implements Runtime {
   private readonly containers = new Map<string, ProcessContainer>();
   private readonly listeners: ((s: ContainerStatus) => void)[] = [];
   private readonly store: RuntimeStateStore;
+  private readonly fifos: FifoPool;
   private closed = false;
   readonly isolate: boolean;
 
   constructor(private readonly options: ProcessRuntimeOptions = {}) {
     this.isolate = options.isolate ?? process.getuid?.() === 0;
     this.store = new RuntimeStateStore(options.stateDir ?? mkdtempSync(join(tmpdir(), 'skiff-runtime-')));
+    this.fifos = new FifoPool(join(this.store.dir, 'fifos'));
     this.restore();
   }
 
@@ -162,11 +165,13 @@ export class ProcessRuntime implements Runtime {
       workingDir: c.config.workingDir,
     });
     const inner = ['/bin/sh', '-c', script, 'skiff-container', ...c.config.argv];
-    const argv = this.isolate ? [UNSHARE, '--mount', '--uts', '--propagation', 'private', '--', ...inner] : inner;
+    // a mount namespace costs a copy of the host's mount table: only containers with volumes need one
+    const namespaces = c.config.mounts.length > 0 ? ['--mount', '--uts', '--propagation', 'private'] : ['--uts'];
+    const argv = this.isolate ? [UNSHARE, ...namespaces, '--', ...inner] : inner;
     const dir = this.store.containerDir(id);
     const files = shimFiles(dir);
     try {
-      await makeFifos(files);
+      await this.fifos.take([files.stdout, files.stderr]);
     } catch (err) {
       throw new RuntimeError('RunContainerError', `cannot create the output FIFOs of container ${c.config.name}: ${(err as Error).message}`);
     }
