@@ -35,7 +35,13 @@ export class ApiServerMetrics {
     return () => this.watches.dec({ verb: 'WATCH', resource });
   };
 
+  private readonly residentMemory = this.registry.gauge('process_resident_memory_bytes', 'Resident memory size in bytes.');
+  private readonly heapUsed = this.registry.gauge('nodejs_heap_size_used_bytes', 'Process heap size used from Node.js in bytes.');
+
   render(): string {
+    const mem = process.memoryUsage();
+    this.residentMemory.set({}, mem.rss);
+    this.heapUsed.set({}, mem.heapUsed);
     return this.registry.render();
   }
 }
