@@ -75,7 +75,9 @@ export class ScheduleAlgorithm {
    * and without them (they may never arrive).
    */
   private filterWithNominatedPods(fwk: Framework, state: CycleState, pod: PodInfo, ni: NodeInfo): Status {
-    const nominated = this.nominator.nominatedPodsForNode(ni.name).filter((p) => p.key !== pod.key && p.priority >= pod.priority);
+    const all = this.nominator.nominatedPodsForNode(ni.name);
+    if (all.length === 0) return fwk.runFilterPlugins(state, pod, ni);
+    const nominated = all.filter((p) => p.key !== pod.key && p.priority >= pod.priority);
     if (nominated.length === 0) return fwk.runFilterPlugins(state, pod, ni);
     const withNominated = ni.clone();
     for (const p of nominated) withNominated.addPod(p);

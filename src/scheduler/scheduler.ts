@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { Namespace, Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { SharedIndexInformer } from '../client/cache/shared-informer.js';
@@ -6,6 +7,7 @@ import type { SharedInformerFactory } from '../client/cache/shared-informer-fact
 import type { EventRecorder } from '../client/events/event-recorder.js';
 import type { Client } from '../client/rest/client.js';
 import type { Logger } from '../machinery/logger.js';
+import { BindingSlots } from './binding-slots.js';
 import { SchedulerCache } from './cache/scheduler-cache.js';
 import type { SchedulerConfiguration } from './config/scheduler-configuration.js';
 import { CycleState } from './framework/cycle-state.js';
@@ -24,6 +26,11 @@ import { reportFailure, type Failure } from './report-failure.js';
 
 const gvr = (group: string, resource: string) => ({ group, version: 'v1', resource });
 
+/** Binding cycles in flight before the loop waits (the API server takes ~1,000 writes/s; a few connections carry that). */
+export const DEFAULT_BINDING_CONCURRENCY = 16;
+/** A backlog resolves every pop at once; the loop hands the event loop to I/O at least this often. */
+const YIELD_EVERY_MS = 5;
+
 export interface SchedulerOptions {
   client: Client;
   informers: SharedInformerFactory;
@@ -33,6 +40,8 @@ export interface SchedulerOptions {
   metrics: SchedulerMetrics;
   registry?: Registry;
   queue?: SchedulingQueueOptions;
+  /** Binding cycles (Permit wait, PreBind, Bind) running at once; default DEFAULT_BINDING_CONCURRENCY. */
+  bindingConcurrency?: number;
   /** Called after each successful binding (benchmarks read latencies from it). */
   onScheduled?: (pod: Pod, node: string, latency: { decisionMs: number; attemptMs: number; e2eMs: number }) => void;
 }
@@ -57,6 +66,7 @@ export class Scheduler {
   private readonly priorityClasses: SharedIndexInformer<PriorityClass>;
   private readonly algorithm: ScheduleAlgorithm;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly bindings: BindingSlots;
   private readonly pluginEvents = new Map<string, readonly ClusterEvent[]>();
 
   constructor(private readonly o: SchedulerOptions) {
@@ -67,6 +77,7 @@ export class Scheduler {
     const namespaces = f.forResource<Namespace>(gvr('', 'namespaces'));
     this.queue = new SchedulingQueue({ ...o.queue, isRelevant: (plugins, event) => this.isRelevant(plugins, event) });
     this.algorithm = new ScheduleAlgorithm(this.cache, this.queue);
+    this.bindings = new BindingSlots(o.bindingConcurrency ?? DEFAULT_BINDING_CONCURRENCY);
     for (const p of o.config.profiles) {
       const fwk = new Framework(p.schedulerName, o.registry ?? inTreeRegistry, p.plugins, {
         client: o.client,
@@ -101,7 +112,15 @@ export class Scheduler {
     const loops = [this.queue.run(signal), this.cache.run(signal)];
     this.o.logger.info('scheduler started', { profiles: [...this.profiles.keys()], nodes: this.cache.list().length });
     try {
-      while (!signal.aborted) await this.scheduleOne(signal);
+      let lastYield = performance.now();
+      while (!signal.aborted) {
+        await this.bindings.waitForFree(signal);
+        await this.scheduleOne(signal);
+        if (performance.now() - lastYield >= YIELD_EVERY_MS) {
+          await nextMacrotask();
+          lastYield = performance.now();
+        }
+      }
     } finally {
       this.queue.close();
       await Promise.all([...loops, ...this.inFlight]);
@@ -170,7 +189,8 @@ export class Scheduler {
     if (!reserve.isSuccess()) return undo(reserve.message(), reserve.isRejected() ? 'Unschedulable' : 'SchedulerError', new Set([reserve.plugin]));
     const permit = fwk.runPermitPlugins(state, assumed, node);
     if (!permit.isSuccess() && permit.code !== Code.Wait) return undo(permit.message(), permit.isRejected() ? 'Unschedulable' : 'SchedulerError', new Set([permit.plugin]));
-    this.track(this.bindingCycle(fwk, state, q, assumed, node, start, decisionMs));
+    this.bindings.take();
+    this.track(this.bindingCycle(fwk, state, q, assumed, node, start, decisionMs).finally(() => this.bindings.release()));
   }
 
   private async bindingCycle(fwk: Framework, state: CycleState, q: QueuedPodInfo, assumed: PodInfo, node: string, start: number, decisionMs: number): Promise<void> {

@@ -25,7 +25,7 @@ before(async () => {
 });
 
 after(async () => {
-  // the pods were deleted through the API; a graceful stop of a standalone kubelet leaves any others running, so they go first
+  // pods go first: a graceful stop of a standalone kubelet leaves its pods running
   await kubectl?.exec(['delete', 'pods', '--all', '--wait=true']);
   if (second && second.exitCode === null && second.signalCode === null) second.kill('SIGTERM');
   await secondExited;

@@ -31,6 +31,11 @@ export class SchedulerCache implements NodeInfoLister {
   private readonly pods = new Map<string, PodState>();
   private readonly imageCounts = new Map<string, number>();
   private nodeList?: NodeInfo[];
+  /** Nodes holding pods with (required anti-)affinity, kept as pods come and go; lists built on demand. */
+  private readonly withAffinity = new Set<NodeInfo>();
+  private readonly withRequiredAnti = new Set<NodeInfo>();
+  private withAffinityList?: NodeInfo[];
+  private withRequiredAntiList?: NodeInfo[];
   private readonly ttl: number;
   private readonly now: () => number;
 
@@ -50,6 +55,16 @@ export class SchedulerCache implements NodeInfoLister {
     return ni?.node ? ni : undefined;
   }
 
+  havePodsWithAffinity(): readonly NodeInfo[] {
+    this.withAffinityList ??= [...this.withAffinity].filter((ni) => ni.node);
+    return this.withAffinityList;
+  }
+
+  havePodsWithRequiredAntiAffinity(): readonly NodeInfo[] {
+    this.withRequiredAntiList ??= [...this.withRequiredAnti].filter((ni) => ni.node);
+    return this.withRequiredAntiList;
+  }
+
   imageNodeCount(image: string): number {
     return this.imageCounts.get(image) ?? 0;
   }
@@ -66,7 +81,13 @@ export class SchedulerCache implements NodeInfoLister {
     const zoneChanged = !ni.node || zoneOf(ni.node) !== zoneOf(node);
     ni.setNode(node);
     this.countImages(ni, 1);
-    if (zoneChanged) this.nodeList = undefined;
+    if (zoneChanged) {
+      // Also covers a node whose Node object arrives after its pods: the lists skip nodes without one.
+      this.nodeList = undefined;
+      this.withAffinityList = undefined;
+      this.withRequiredAntiList = undefined;
+    }
+    this.track(ni);
   }
 
   updateNode(node: Node): void {
@@ -82,6 +103,8 @@ export class SchedulerCache implements NodeInfoLister {
     if (ni.pods.length === 0) this.nodes.delete(name);
     else ni.node = undefined;
     this.nodeList = undefined;
+    this.withAffinityList = undefined;
+    this.withRequiredAntiList = undefined;
   }
 
   /** The informer saw a bound pod: confirms an assumed one or adds it. */
@@ -117,7 +140,9 @@ export class SchedulerCache implements NodeInfoLister {
   assumePod(info: PodInfo): void {
     if (this.pods.has(info.key)) throw new RangeError(`pod ${info.key} is already in the cache`);
     const nodeName = info.pod.spec?.nodeName ?? '';
-    this.nodeFor(nodeName).addPod(info);
+    const ni = this.nodeFor(nodeName);
+    ni.addPod(info);
+    this.track(ni);
     this.pods.set(info.key, { info, nodeName, assumed: true });
   }
 
@@ -159,7 +184,9 @@ export class SchedulerCache implements NodeInfoLister {
 
   private addToNode(pod: Pod): void {
     const nodeName = pod.spec?.nodeName ?? '';
-    const info = this.nodeFor(nodeName).addPod(pod);
+    const ni = this.nodeFor(nodeName);
+    const info = ni.addPod(pod);
+    this.track(ni);
     this.pods.set(info.key, { info, nodeName, assumed: false });
   }
 
@@ -167,7 +194,30 @@ export class SchedulerCache implements NodeInfoLister {
     const ni = this.nodes.get(state.nodeName);
     if (!ni) return;
     ni.removePod(state.info.key);
-    if (!ni.node && ni.pods.length === 0) this.nodes.delete(state.nodeName);
+    this.track(ni);
+    if (!ni.node && ni.pods.length === 0) {
+      this.nodes.delete(state.nodeName);
+      this.untrack(ni);
+    }
+  }
+
+  /** Keeps the affinity node sets in step with a node whose pods changed. */
+  private track(ni: NodeInfo): void {
+    if (ni.podsWithAffinity.length > 0 !== this.withAffinity.has(ni)) {
+      if (ni.podsWithAffinity.length > 0) this.withAffinity.add(ni);
+      else this.withAffinity.delete(ni);
+      this.withAffinityList = undefined;
+    }
+    if (ni.podsWithRequiredAntiAffinity.length > 0 !== this.withRequiredAnti.has(ni)) {
+      if (ni.podsWithRequiredAntiAffinity.length > 0) this.withRequiredAnti.add(ni);
+      else this.withRequiredAnti.delete(ni);
+      this.withRequiredAntiList = undefined;
+    }
+  }
+
+  private untrack(ni: NodeInfo): void {
+    if (this.withAffinity.delete(ni)) this.withAffinityList = undefined;
+    if (this.withRequiredAnti.delete(ni)) this.withRequiredAntiList = undefined;
   }
 
   private nodeFor(name: string): NodeInfo {

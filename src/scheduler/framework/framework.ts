@@ -101,11 +101,18 @@ export class Framework implements FilterRunner {
     return Status.success();
   }
 
+  /** Called for every node of every attempt: no closure per plugin call, unlike the other points. */
   runFilterPlugins(state: CycleState, pod: PodInfo, node: NodeInfo): Status {
+    const skip = state.skipFilter;
     for (const p of this.filter) {
-      if (state.skipFilter.has(p.name)) continue;
-      const s = guard(p, () => p.filter(state, pod, node));
-      if (!s.isSuccess()) return s;
+      if (skip.size > 0 && skip.has(p.name)) continue;
+      let s: Status | undefined;
+      try {
+        s = p.filter(state, pod, node);
+      } catch (err) {
+        return Status.error(err).withPlugin(p.name);
+      }
+      if (s && s.code !== Code.Success) return s.withPlugin(p.name);
     }
     return Status.success();
   }

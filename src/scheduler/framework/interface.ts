@@ -96,6 +96,10 @@ export interface NodeInfoLister {
   get(name: string): NodeInfo | undefined;
   /** How many nodes hold an image (normalized name), for ImageLocality's spread factor. */
   imageNodeCount(image: string): number;
+  /** Nodes with at least one pod that has (anti-)affinity terms: InterPodAffinity need not visit the rest. */
+  havePodsWithAffinity(): readonly NodeInfo[];
+  /** Nodes with at least one pod that has required anti-affinity terms. */
+  havePodsWithRequiredAntiAffinity(): readonly NodeInfo[];
 }
 
 /** What the framework runs, for plugins (preemption) that simulate scheduling. */

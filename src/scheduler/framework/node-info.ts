@@ -74,12 +74,16 @@ export class NodeInfo {
     if (node) this.setNode(node);
   }
 
+  /** The node's name, kept from setNode: read for every node in every attempt. */
   get name(): string {
-    return this.node?.metadata?.name ?? '';
+    return this.node ? this.nodeName : '';
   }
+
+  private nodeName = '';
 
   setNode(node: Node): void {
     this.node = node;
+    this.nodeName = node.metadata?.name ?? '';
     this.allocatable = emptyResource();
     addResourceList(this.allocatable, node.status?.allocatable as Record<string, string> | undefined);
     this.images = new Map();
@@ -119,6 +123,7 @@ export class NodeInfo {
   clone(): NodeInfo {
     const c = new NodeInfo();
     c.node = this.node;
+    c.nodeName = this.nodeName;
     c.pods = [...this.pods];
     c.podsWithAffinity = [...this.podsWithAffinity];
     c.podsWithRequiredAntiAffinity = [...this.podsWithRequiredAntiAffinity];

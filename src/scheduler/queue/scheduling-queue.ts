@@ -5,6 +5,9 @@ import { PodInfo, podKey } from '../framework/pod-info.js';
 import { Heap } from './heap.js';
 import type { QueuedPodInfo } from './queued-pod-info.js';
 
+/** Asked once per node per attempt; almost always empty, so one shared empty answer. */
+const NONE: readonly PodInfo[] = Object.freeze([]);
+
 export interface QueueEvent {
   resource: ClusterEventResource;
   action: ClusterEventAction;
@@ -201,7 +204,7 @@ export class SchedulingQueue implements Nominator {
 
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
     const m = this.nominated.get(nodeName);
-    return m ? [...m.values()] : [];
+    return m ? [...m.values()] : NONE;
   }
 
   /** Records that a pod waits for `nodeName` (after preemption), or forgets it. */

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { shellQuote } from './container-script.js';
 
 /** The files a container's shim works with, in the container's state directory. */
 export interface ShimFiles {
@@ -23,10 +24,12 @@ export function shimFiles(dir: string): ShimFiles {
  * the container blocks), waits for it, and records its exit status in a file
  * a restarted kubelet can read. The container reports its pid on fd 3, the
  * shim's stdout, once it is set up. Variables are prefixed because the shim
- * runs with the container's environment.
+ * runs with the container's environment. The container's argv comes from a
+ * file rather than the shim's own, so `ps` and `pgrep` show it once, on the
+ * container.
  */
 const SHIM_SCRIPT = [
-  '__skiff_dir=$1; shift; __skiff_s=$__skiff_setsid; unset __skiff_setsid',
+  '__skiff_dir=$1; . "$__skiff_dir/argv"; __skiff_s=$__skiff_setsid; unset __skiff_setsid',
   '"$__skiff_s" "$@" 3>&1 1<>"$__skiff_dir/stdout" 2<>"$__skiff_dir/stderr"',
   'echo $? > "$__skiff_dir/exit.tmp" && mv -f "$__skiff_dir/exit.tmp" "$__skiff_dir/exit"',
 ].join('\n');
@@ -39,7 +42,8 @@ export interface StartedShim {
 
 /** Spawns the shim for `argv` (the container's full argv, setup script included). */
 export function spawnShim(opts: { dir: string; argv: string[]; env: Record<string, string>; stdin: boolean; setsid: string }): StartedShim {
-  const shim = spawn('/bin/sh', ['-c', SHIM_SCRIPT, 'skiff-shim', opts.dir, ...opts.argv], {
+  writeFileSync(join(opts.dir, 'argv'), `set -- ${opts.argv.map(shellQuote).join(' ')}\n`, { mode: 0o600 });
+  const shim = spawn('/bin/sh', ['-c', SHIM_SCRIPT, 'skiff-shim', opts.dir], {
     env: { ...opts.env, __skiff_setsid: opts.setsid },
     cwd: '/',
     detached: true,

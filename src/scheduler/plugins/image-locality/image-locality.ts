@@ -18,13 +18,23 @@ export class ImageLocality implements ScorePlugin {
 
   constructor(private readonly handle: Pick<Handle, 'snapshot'>) {}
 
+  /** Normalized image names per pod, worked out once rather than once per node. */
+  private readonly images = new WeakMap<PodInfo, string[]>();
+
+  private imagesOf(pod: PodInfo): string[] {
+    let names = this.images.get(pod);
+    if (!names) {
+      names = [...(pod.pod.spec?.initContainers ?? []), ...(pod.pod.spec?.containers ?? [])].filter((c) => c.image).map((c) => normalizeImageName(c.image!));
+      this.images.set(pod, names);
+    }
+    return names;
+  }
+
   score(_state: CycleState, pod: PodInfo, node: NodeInfo): number {
-    const containers = [...(pod.pod.spec?.initContainers ?? []), ...(pod.pod.spec?.containers ?? [])];
+    if (node.images.size === 0) return 0; // no image present: the floor score, without the per-image work
     const total = this.handle.snapshot.list().length;
     let sum = 0;
-    for (const c of containers) {
-      if (!c.image) continue;
-      const image = normalizeImageName(c.image);
+    for (const image of this.imagesOf(pod)) {
       const state = node.images.get(image);
       if (!state || total === 0) continue;
       sum += state.size * (this.handle.snapshot.imageNodeCount(image) / total);

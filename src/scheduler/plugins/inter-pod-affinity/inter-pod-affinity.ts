@@ -51,15 +51,15 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
   preFilter(state: CycleState, pod: PodInfo): Status | undefined {
     const nsLabels = this.handle.namespaceLabels;
     const s: FilterState = { existingAnti: new Map(), affinity: new Map(), anti: new Map() };
-    const nodes = this.handle.snapshot.list();
-    for (const ni of nodes) {
+    // Only nodes holding pods with required anti-affinity can repel the incoming pod.
+    for (const ni of this.handle.snapshot.havePodsWithRequiredAntiAffinity()) {
       const labels = ni.node?.metadata?.labels ?? {};
       for (const existing of ni.podsWithRequiredAntiAffinity) {
         for (const t of existing.requiredAntiAffinity) if (t.matches(pod.pod, nsLabels)) bump(s.existingAnti, t.topologyKey, labels[t.topologyKey], 1);
       }
     }
     if (pod.requiredAffinity.length > 0 || pod.requiredAntiAffinity.length > 0) {
-      for (const ni of nodes) {
+      for (const ni of this.handle.snapshot.list()) {
         const labels = ni.node?.metadata?.labels ?? {};
         for (const existing of ni.pods) {
           if (pod.requiredAffinity.length > 0 && pod.requiredAffinity.every((t) => t.matches(existing.pod, nsLabels))) {
@@ -98,7 +98,8 @@ export class InterPodAffinity implements PreFilterPlugin, FilterPlugin, PreScore
       for (const t of terms) if (t.matches(target, nsLabels)) bump(scores, t.topologyKey, labels[t.topologyKey], sign * (weightOverride ?? t.weight));
     };
     let any = false;
-    for (const ni of this.handle.snapshot.list()) {
+    // Without preferred terms of its own, only existing pods' terms count: visit just their nodes.
+    for (const ni of hasPreferred ? this.handle.snapshot.list() : this.handle.snapshot.havePodsWithAffinity()) {
       const candidates = hasPreferred ? ni.pods : ni.podsWithAffinity;
       if (candidates.length === 0) continue;
       const labels = ni.node?.metadata?.labels ?? {};

@@ -1,6 +1,6 @@
 import type { NodeSelector, PreferredSchedulingTerm } from 'kubernetes-types/core/v1.js';
 import type { CycleState } from '../../framework/cycle-state.js';
-import type { ClusterEvent, EnqueueExtensions, FilterPlugin, NodeScore, PluginFactory, PreScorePlugin, ScorePlugin } from '../../framework/interface.js';
+import type { ClusterEvent, EnqueueExtensions, FilterPlugin, NodeScore, PluginFactory, PreFilterPlugin, PreScorePlugin, ScorePlugin } from '../../framework/interface.js';
 import type { NodeInfo } from '../../framework/node-info.js';
 import type { PodInfo } from '../../framework/pod-info.js';
 import { Status } from '../../framework/status.js';
@@ -16,13 +16,21 @@ export interface NodeAffinityArgs {
 }
 
 /** nodeSelector and required node affinity as a filter; preferred terms as a score. */
-export class NodeAffinity implements FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
+export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
   readonly name = NAME;
 
   constructor(private readonly args: NodeAffinityArgs = {}) {}
 
   events(): readonly ClusterEvent[] {
     return [{ resource: 'Node', actions: ['Add', 'Update'] }];
+  }
+
+  /** Nothing to check for a pod without nodeSelector or required node affinity (and no profile-wide one). */
+  preFilter(_state: CycleState, pod: PodInfo): Status | undefined {
+    const spec = pod.pod.spec;
+    const hasSelector = spec?.nodeSelector !== undefined && Object.keys(spec.nodeSelector).length > 0;
+    if (!hasSelector && !spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution && !this.args.addedAffinity?.requiredDuringSchedulingIgnoredDuringExecution) return Status.skip();
+    return undefined;
   }
 
   filter(_state: CycleState, pod: PodInfo, node: NodeInfo): Status | undefined {

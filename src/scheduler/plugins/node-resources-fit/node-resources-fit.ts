@@ -56,26 +56,34 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, ScorePlu
     return undefined;
   }
 
+  // Runs for every pod on every node it considers: no closures or arrays unless the pod does not fit.
   filter(_state: CycleState, pod: PodInfo, node: NodeInfo): Status | undefined {
-    const reasons: string[] = [];
-    let unresolvable = false;
     const alloc = node.allocatable;
     const used = node.requested;
-    if (node.pods.length + 1 > alloc.allowedPodNumber) reasons.push('Too many pods');
     const req = pod.requests;
-    const check = (name: string, want: number, have: number, inUse: number): void => {
-      if (want === 0 || want <= have - inUse) return;
-      reasons.push(`Insufficient ${name}`);
-      if (want > have) unresolvable = true;
-    };
-    check('cpu', req.milliCPU, alloc.milliCPU, used.milliCPU);
-    check('memory', req.memory, alloc.memory, used.memory);
-    check('ephemeral-storage', req.ephemeralStorage, alloc.ephemeralStorage, used.ephemeralStorage);
+    const tooMany = node.pods.length + 1 > alloc.allowedPodNumber;
+    const cpu = insufficient(req.milliCPU, alloc.milliCPU, used.milliCPU);
+    const memory = insufficient(req.memory, alloc.memory, used.memory);
+    const storage = insufficient(req.ephemeralStorage, alloc.ephemeralStorage, used.ephemeralStorage);
+    let scalars: [string, number][] | undefined;
     for (const [name, want] of req.scalar) {
       if (this.ignored.has(name) || this.ignoredGroups.has(name.split('/')[0])) continue;
-      check(name, want, alloc.scalar.get(name) ?? 0, used.scalar.get(name) ?? 0);
+      const f = insufficient(want, alloc.scalar.get(name) ?? 0, used.scalar.get(name) ?? 0);
+      if (f !== FITS) (scalars ??= []).push([name, f]);
     }
-    if (reasons.length === 0) return undefined;
+    if (!tooMany && cpu === FITS && memory === FITS && storage === FITS && !scalars) return undefined;
+    const reasons: string[] = [];
+    let unresolvable = false;
+    const note = (name: string, f: number): void => {
+      if (f === FITS) return;
+      reasons.push(`Insufficient ${name}`);
+      if (f === NEVER_FITS) unresolvable = true;
+    };
+    if (tooMany) reasons.push('Too many pods');
+    note('cpu', cpu);
+    note('memory', memory);
+    note('ephemeral-storage', storage);
+    for (const [name, f] of scalars ?? []) note(name, f);
     // A request larger than the whole node cannot be helped by preemption.
     return new Status(unresolvable ? Code.UnschedulableAndUnresolvable : Code.Unschedulable, reasons);
   }
@@ -91,6 +99,16 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, ScorePlu
     }
     return weights === 0 ? 0 : Math.floor(sum / weights);
   }
+}
+
+const FITS = 0;
+const DOES_NOT_FIT = 1;
+/** More than the node's whole allocatable. */
+const NEVER_FITS = 2;
+
+function insufficient(want: number, have: number, inUse: number): number {
+  if (want === 0 || want <= have - inUse) return FITS;
+  return want > have ? NEVER_FITS : DOES_NOT_FIT;
 }
 
 export const factory: PluginFactory = (args) => new NodeResourcesFit(args as NodeResourcesFitArgs);
