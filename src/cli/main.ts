@@ -56,18 +56,56 @@ function startComponent(c: ComponentCommand, flags: FlagValues, ctx: Parameters<
   });
 }
 
+/**
+ * `skiff server`'s flags: the API server's, `--disable`, and every component
+ * flag whose name only one component declares (e.g. `--keep-pods`,
+ * `--node-labels`, `--controllers`), forwarded to that component. Names several
+ * components share (ports, `--kubeconfig`) keep their in-process defaults.
+ */
+function serverFlagSpec(components: ComponentCommand[]): { spec: FlagSpec; owner: Map<string, ComponentCommand> } {
+  const count = new Map<string, number>();
+  for (const c of components) for (const name of Object.keys(c.flags)) count.set(name, (count.get(name) ?? 0) + 1);
+  const owner = new Map<string, ComponentCommand>();
+  const spec: FlagSpec = { ...SERVER_FLAGS };
+  for (const c of components) {
+    for (const [name, f] of Object.entries(c.flags)) {
+      if (count.get(name) !== 1 || name in SERVER_FLAGS) continue;
+      owner.set(name, c);
+      spec[name] = { ...f, description: `${c.name}: ${f.description}` };
+    }
+  }
+  return { spec, owner };
+}
+
+/** Splits server args into the API server's and each component's (`--name value` or `--name=value`). */
+function splitArgs(args: string[], spec: FlagSpec, owner: Map<string, ComponentCommand>): { api: string[]; perComponent: Map<string, string[]> } {
+  const api: string[] = [];
+  const perComponent = new Map<string, string[]>();
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i].replace(/^--/, '').split('=')[0];
+    const takesValue = spec[name]?.type === 'string' && !args[i].includes('=');
+    const chunk = takesValue ? [args[i], args[i + 1]] : [args[i]];
+    if (takesValue) i++;
+    const c = owner.get(name);
+    if (c) perComponent.set(c.name, [...(perComponent.get(c.name) ?? []), ...chunk]);
+    else if (name !== 'disable') api.push(...chunk);
+  }
+  return { api, perComponent };
+}
+
 async function runServer(args: string[], components: ComponentCommand[], apiOnly: boolean): Promise<void> {
-  const flags = parseFlags(args, apiOnly ? APISERVER_FLAGS : SERVER_FLAGS);
-  const apiArgs = args.filter((a, i) => !a.startsWith('--disable') && !(args[i - 1] === '--disable'));
+  const { spec, owner } = serverFlagSpec(components);
+  const flags = parseFlags(args, apiOnly ? APISERVER_FLAGS : spec) as FlagValues;
+  const { api, perComponent } = apiOnly ? { api: args, perComponent: new Map<string, string[]>() } : splitArgs(args, spec, owner);
   const logger = createLogger(apiOnly ? 'apiserver' : 'server');
-  const running = await startApiServer(apiArgs, logger.with({ component: 'apiserver' }));
+  const running = await startApiServer(api, logger.with({ component: 'apiserver' }));
   const stopComponents = new AbortController();
-  const disabled = new Set(String((flags as FlagValues).disable ?? '').split(',').filter(Boolean));
+  const disabled = new Set(String(flags.disable ?? '').split(',').filter(Boolean));
   const started: Promise<void>[] = [];
   if (!apiOnly) {
     for (const c of components.filter((x) => x.serverOrder !== undefined && !disabled.has(x.name) && !disabled.has('all')).sort((a, b) => a.serverOrder! - b.serverOrder!)) {
-      const cflags = parseFlags([], c.flags) as FlagValues;
-      started.push(startComponent(c, cflags, { logger: createLogger(c.name), signal: stopComponents.signal, server: { kubeconfig: running.kubeconfigPath, dataDir: flags['data-dir'] } }));
+      const cflags = parseFlags(perComponent.get(c.name) ?? [], c.flags) as FlagValues;
+      started.push(startComponent(c, cflags, { logger: createLogger(c.name), signal: stopComponents.signal, server: { kubeconfig: running.kubeconfigPath, dataDir: String(flags['data-dir']) } }));
     }
   }
   onShutdown(async () => {
@@ -87,7 +125,7 @@ export async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   const component = components.find((c) => c.name === name);
-  const spec: FlagSpec | undefined = name === 'server' ? SERVER_FLAGS : name === 'apiserver' ? APISERVER_FLAGS : component?.flags;
+  const spec: FlagSpec | undefined = name === 'server' ? serverFlagSpec(components).spec : name === 'apiserver' ? APISERVER_FLAGS : component?.flags;
   const summary = name === 'server' ? 'Run a whole single-node cluster.' : name === 'apiserver' ? 'Run the API server.' : (component?.summary ?? '');
   if (!spec) {
     process.stderr.write(`unknown command ${JSON.stringify(name)}\n\n${help(components)}\n`);

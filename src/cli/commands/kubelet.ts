@@ -37,6 +37,7 @@ export const command: ComponentCommand = {
     'kube-reserved': { type: 'string', default: '', description: 'resources reserved for Kubernetes daemons' },
     'max-pods': { type: 'string', default: '110', description: 'pods this node accepts' },
     'pod-cidr': { type: 'string', default: '', description: 'pod CIDR reported in the node spec' },
+    'pod-manifest-path': { type: 'string', default: '', description: 'directory (or file) of static pod manifests (default <root-dir>/manifests)' },
     'keep-pods': { type: 'boolean', default: false, description: 'inside skiff server: leave pods running on stop, for the next start to adopt (standalone kubelets always do)' },
   },
   async run(flags, ctx) {
@@ -56,6 +57,7 @@ export const command: ComponentCommand = {
     const hp = await health.start();
     ctx.logger.info('kubelet starting', { node: nodeName, rootDir, healthPort: hp, isolation: runtime.isolate });
     const kubelet = new Kubelet({
+      podManifestPath: str('pod-manifest-path') || undefined,
       client,
       runtime,
       rootDir,
