@@ -6,6 +6,7 @@
 const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   apiserver: () => import('./apiserver.js'),
   scheduler: () => import('./scheduler.js'),
+  controllers: () => import('./controllers.js'),
   informer: () => import('./informer.js'),
   watch: () => import('./watch.js'),
   podstartup: () => import('./podstartup.js'),

@@ -14,6 +14,7 @@ import { newControllerRef } from '../controller-ref.js';
 import type { ControllerExpectations } from '../expectations.js';
 import { isPodActive } from '../pod-readiness.js';
 import { slowStartBatch } from '../slow-start-batch.js';
+import { concurrencyLimit } from './concurrency-limit.js';
 import { podsToDelete } from './rank-pods-for-deletion.js';
 import { replicaSetStatus, sameReplicaSetStatus } from './replica-set-status.js';
 
@@ -21,6 +22,8 @@ export const REPLICASETS = { group: 'apps', version: 'v1', resource: 'replicaset
 export const PODS = { group: '', version: 'v1', resource: 'pods' };
 /** Upstream's burstReplicas: the most pods created or deleted in one sync. */
 export const BURST_REPLICAS = 500;
+/** Pod creates/deletes in flight at once per controller; batches still grow 1, 2, 4, … as upstream. */
+export const MAX_CONCURRENT_POD_WRITES = 16;
 
 export interface ReplicaSetReconcilerOptions {
   client: Client;
@@ -34,6 +37,7 @@ export interface ReplicaSetReconcilerOptions {
 /** Keeps `spec.replicas` active pods per ReplicaSet and reports their status. */
 export class ReplicaSetReconciler implements Reconciler {
   private readonly now: () => number;
+  private readonly podWrites = concurrencyLimit(MAX_CONCURRENT_POD_WRITES);
 
   constructor(private readonly o: ReplicaSetReconcilerOptions) {
     this.now = o.now ?? Date.now;
@@ -84,7 +88,7 @@ export class ReplicaSetReconciler implements Reconciler {
       const want = Math.min(-diff, BURST_REPLICAS);
       this.o.expectations.expectCreations(key, want);
       const template = rs.spec?.template ?? {};
-      const { successes, error } = await slowStartBatch(want, 1, async () => {
+      const { successes, error } = await slowStartBatch(want, 1, () => this.podWrites(async () => {
         const pod: Pod = {
           apiVersion: 'v1',
           kind: 'Pod',
@@ -107,7 +111,7 @@ export class ReplicaSetReconciler implements Reconciler {
           this.o.recorder.event(rs, 'Warning', 'FailedCreate', `Error creating: ${err instanceof Error ? err.message : String(err)}`);
           throw err;
         }
-      });
+      }));
       // Creates never sent or failed will never be observed.
       for (let i = successes; i < want; i++) this.o.expectations.creationObserved(key);
       if (error !== undefined) throw error;
@@ -117,7 +121,7 @@ export class ReplicaSetReconciler implements Reconciler {
       const victims = podsToDelete(active, all.filter(isPodActive), Math.min(diff, BURST_REPLICAS));
       this.o.expectations.expectDeletions(key, victims.map(metaNamespaceKey));
       const results = await Promise.allSettled(
-        victims.map(async (p) => {
+        victims.map((p) => this.podWrites(async () => {
           try {
             await podClient.delete(p.metadata?.name ?? '');
             this.o.recorder.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${p.metadata?.name}`);
@@ -127,7 +131,7 @@ export class ReplicaSetReconciler implements Reconciler {
             this.o.recorder.event(rs, 'Warning', 'FailedDelete', `Error deleting: ${err instanceof Error ? err.message : String(err)}`);
             throw err;
           }
-        }),
+        })),
       );
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;

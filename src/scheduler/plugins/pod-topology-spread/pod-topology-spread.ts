@@ -9,7 +9,7 @@ import type { PodInfo } from '../../framework/pod-info.js';
 import { Status } from '../../framework/status.js';
 import { InvalidPluginArgsError } from '../../framework/invalid-plugin-args-error.js';
 import { defaultSelector, type WorkloadListers } from './default-selector.js';
-import { compileConstraints, countMatching, hasAllKeys, nodeCounts, type Constraint } from './topology-spread-constraint.js';
+import { compileConstraints, countMatching, hasAllKeys, mayExcludeNodes, nodeCounts, type Constraint } from './topology-spread-constraint.js';
 
 export const NAME = 'PodTopologySpread';
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
@@ -29,10 +29,12 @@ export interface PodTopologySpreadArgs {
 
 interface FilterState {
   constraints: Constraint[];
-  /** Matching pods per `key\0value` domain. */
-  counts: Map<string, number>;
+  /** Per constraint: matching pods per value of its topology key (every domain present, even at 0). */
+  counts: Map<string, number>[];
   /** Smallest count per constraint over its domains. */
   minMatch: number[];
+  /** Per constraint: whether the incoming pod matches its own selector (it adds itself to the domain). */
+  selfMatch: number[];
 }
 
 interface ScoreState {
@@ -78,48 +80,47 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     return compileConstraints(pod.pod, defaults).map((c) => ({ ...c, selector }));
   }
 
+  // PreFilter visits every node for every pod with hard constraints: kept free of per-node allocations.
   preFilter(state: CycleState, pod: PodInfo): Status | undefined {
     const constraints = this.constraintsFor(pod, 'DoNotSchedule');
     if (constraints.length === 0) return Status.skip();
     const ns = pod.pod.metadata?.namespace ?? 'default';
-    const counts = new Map<string, number>();
+    const counts = constraints.map(() => new Map<string, number>());
+    // Node affinity and taints can only exclude nodes when the pod has some or a constraint honours taints.
+    const checkNode = constraints.map((c) => mayExcludeNodes(c, pod.pod));
     for (const ni of this.handle.snapshot.list()) {
       const node = ni.node!;
-      if (!hasAllKeys(node, constraints)) continue;
       const labels = node.metadata?.labels ?? {};
-      for (const c of constraints) {
-        if (!nodeCounts(c, pod.pod, node)) continue;
-        const key = pair(c.topologyKey, labels[c.topologyKey]);
-        counts.set(key, (counts.get(key) ?? 0) + countMatching(ni, c.selector, ns));
+      if (!hasAllKeys(node, constraints)) continue;
+      for (let i = 0; i < constraints.length; i++) {
+        const c = constraints[i];
+        if (checkNode[i] && !nodeCounts(c, pod.pod, node)) continue;
+        const value = labels[c.topologyKey];
+        const n = ni.pods.length === 0 ? 0 : countMatching(ni, c.selector, ns);
+        counts[i].set(value, (counts[i].get(value) ?? 0) + n);
       }
     }
-    const minMatch = constraints.map((c) => {
+    const minMatch = constraints.map((c, i) => {
       let min = Infinity;
-      let domains = 0;
-      const prefix = `${c.topologyKey}\0`;
-      for (const [k, n] of counts) {
-        if (!k.startsWith(prefix)) continue;
-        domains++;
-        if (n < min) min = n;
-      }
+      for (const n of counts[i].values()) if (n < min) min = n;
       // Fewer domains than minDomains: the missing ones count as empty.
-      return domains < c.minDomains || min === Infinity ? 0 : min;
+      return counts[i].size < c.minDomains || min === Infinity ? 0 : min;
     });
-    state.write(NAME, { constraints, counts, minMatch } satisfies FilterState);
+    const podLabels = pod.pod.metadata?.labels;
+    const selfMatch = constraints.map((c) => (c.selector.matches(podLabels) ? 1 : 0));
+    state.write(NAME, { constraints, counts, minMatch, selfMatch } satisfies FilterState);
     return undefined;
   }
 
-  filter(state: CycleState, pod: PodInfo, node: NodeInfo): Status | undefined {
+  filter(state: CycleState, _pod: PodInfo, node: NodeInfo): Status | undefined {
     const s = state.read<FilterState>(NAME);
     if (!s) return undefined;
     const labels = node.node?.metadata?.labels ?? {};
-    const podLabels = pod.pod.metadata?.labels;
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i];
       if (!(c.topologyKey in labels)) return Status.unresolvable(ERR_REASON_NODE_LABEL_NOT_MATCH);
-      const self = c.selector.matches(podLabels) ? 1 : 0;
-      const matchNum = s.counts.get(pair(c.topologyKey, labels[c.topologyKey])) ?? 0;
-      if (matchNum + self - s.minMatch[i] > c.maxSkew) return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
+      const matchNum = s.counts[i].get(labels[c.topologyKey]) ?? 0;
+      if (matchNum + s.selfMatch[i] - s.minMatch[i] > c.maxSkew) return Status.unschedulable(ERR_REASON_CONSTRAINTS_NOT_MATCH);
     }
     return undefined;
   }

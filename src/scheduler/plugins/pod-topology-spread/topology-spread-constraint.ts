@@ -43,9 +43,17 @@ export function nodeCounts(c: Constraint, pod: Pod, node: Node): boolean {
   return true;
 }
 
+/** Whether nodeCounts can ever say no for this pod: lets callers skip it per node. */
+export function mayExcludeNodes(c: Constraint, pod: Pod): boolean {
+  const spec = pod.spec;
+  const hasSelector = spec?.nodeSelector !== undefined && Object.keys(spec.nodeSelector).length > 0;
+  return c.honorTaints || (c.honorNodeAffinity && (hasSelector || spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution !== undefined));
+}
+
 export function hasAllKeys(node: Node, constraints: readonly Constraint[]): boolean {
   const labels = node.metadata?.labels ?? {};
-  return constraints.every((c) => c.topologyKey in labels);
+  for (const c of constraints) if (!(c.topologyKey in labels)) return false;
+  return true;
 }
 
 /** Pods on the node in the pod's namespace matching the selector (terminating pods excluded). */
