@@ -7,7 +7,13 @@ import type { MetricsRegistry } from '../machinery/metrics/registry.js';
 import type { ControllerDescriptor } from './controller-descriptor.js';
 
 export interface RunControllersOptions {
+  /** Shared by the informers. */
   client: Client;
+  /**
+   * The client a controller writes with. Upstream gives every controller its
+   * own client (and so its own rate limit); default: the shared one.
+   */
+  clientFor?: (controller: string) => Client;
   controllers: readonly ControllerDescriptor[];
   logger: Logger;
   metrics: MetricsRegistry;
@@ -30,14 +36,15 @@ export async function runControllers(o: RunControllersOptions, signal: AbortSign
   const recorders: EventRecorder[] = [];
   const runs = o.controllers.map(async (c) => {
     const logger = o.logger.with({ controller: c.name });
+    const client = o.clientFor?.(c.name) ?? o.client;
     const eventRecorder = (component: string): EventRecorder => {
-      const r = new EventRecorder({ client: o.client, component, host: o.host, onError: (err) => logger.debug('event dropped', { error: err }) });
+      const r = new EventRecorder({ client, component, host: o.host, onError: (err) => logger.debug('event dropped', { error: err }) });
       recorders.push(r);
       return r;
     };
     logger.info('starting controller');
     try {
-      await c.start({ client: o.client, informers, eventRecorder, logger, metrics: o.metrics, signal });
+      await c.start({ client, informers, eventRecorder, logger, metrics: o.metrics, signal });
     } catch (err) {
       logger.error('controller failed', { error: err instanceof Error ? err.stack : String(err) });
     }

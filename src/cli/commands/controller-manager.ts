@@ -37,13 +37,16 @@ export const command: ComponentCommand = {
     const daemon = new DaemonServer({ bindAddress: String(flags['bind-address']), port: healthPort(flags, ctx, DEFAULT_HEALTH_PORT), metrics });
     const port = await daemon.start();
     logger.info('controller manager started', { healthPort: port, controllers: selected.map((c) => c.name) });
-    const run = (signal: AbortSignal) => runControllers({ client, controllers: selected, logger, metrics, host: hostname() }, signal);
+    // each controller writes through its own client and rate limit, as upstream's client builder gives them
+    const clients = new Map(selected.map((c) => [c.name, clientFromFlags(flags, ctx, `controller-manager/${c.name}`)]));
+    const run = (signal: AbortSignal) => runControllers({ client, clientFor: (name) => clients.get(name) ?? client, controllers: selected, logger, metrics, host: hostname() }, signal);
     try {
       const lease = { namespace: 'kube-system', name: 'kube-controller-manager' };
       await runWhileLeading({ flags, client, lease, logger, gauge: leaderGauge, signal: ctx.signal, lead: run });
     } finally {
       await daemon.stop();
       client.close();
+      for (const c of clients.values()) c.close();
     }
   },
 };
