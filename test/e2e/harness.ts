@@ -140,3 +140,12 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/** Waits until a node has registered (the kubelet of `skiff server`) and returns its name. */
+export async function firstNodeName(k: ReturnType<typeof kubectlFor>): Promise<string> {
+  const nodes = await waitFor('the node to register', async () => {
+    const list = await k.json<{ items: { metadata: { name: string } }[] }>(['get', 'nodes']);
+    return list.items.length > 0 ? list.items : undefined;
+  });
+  return nodes[0].metadata.name;
+}

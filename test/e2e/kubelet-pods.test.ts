@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { kubectlFor, removeDir, startServer, waitFor, type ServerProcess } from './harness.js';
+import { kubectlFor, removeDir, startServer, waitFor, type ServerProcess, firstNodeName } from './harness.js';
 
 interface PodJson {
   status: {
@@ -33,11 +33,7 @@ before(async () => {
   kubectl = kubectlFor(server.kubeconfig);
   shared = join(server.dataDir, 'shared');
   mkdirSync(shared, { recursive: true });
-  const nodes = await waitFor('the node to register', async () => {
-    const list = await kubectl.json<{ items: { metadata: { name: string } }[] }>(['get', 'nodes']);
-    return list.items.length > 0 ? list.items : undefined;
-  });
-  nodeName = nodes[0].metadata.name;
+  nodeName = await firstNodeName(kubectl);
 });
 
 after(async () => {
