@@ -19,6 +19,7 @@ import { handleFinalize } from './handlers/finalize.js';
 import { KubeletProxy, rejectUpgrade, type KubeletClientTls } from './kubelet-proxy/kubelet-proxy.js';
 import { handleWatch, type WatchSettings } from './handlers/watch.js';
 import { handleCreate, handleUpdate } from './handlers/write.js';
+import { drainRequest } from './http/body.js';
 import { parseAccept } from './http/media-type.js';
 import { negotiate, writeBody, writeError } from './http/respond.js';
 import { ApiServerMetrics } from './metrics.js';
@@ -132,7 +133,10 @@ export class ApiServer {
       if (info.isResourceRequest) await this.serveResource(req, res, info, url.searchParams);
       else await this.serveNonResource(req, res, path, url.searchParams);
     } catch (err) {
-      writeError(res, this.toApiError(err, req));
+      const apiErr = this.toApiError(err, req);
+      // answer only once the client has finished sending, or it may see a reset instead of the Status
+      if (!(await drainRequest(req))) res.setHeader('Connection', 'close');
+      writeError(res, apiErr);
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const resource = info?.resource ? (info.subresource ? `${info.resource}/${info.subresource}` : info.resource) : '';

@@ -94,7 +94,8 @@ function randomPath(rnd: ReturnType<typeof prng>): string {
   let path = name ? `${collection}/${name}${sub ? `/${sub}` : ''}` : collection;
   if (rnd.chance(0.05)) path = rnd.pick(['/api', '/apis', '/apis/apps', '/api/v2', '/apis/nope/v1/things', '/openapi/v3', '/version', '//', '/api/v1/namespaces/fuzz/pods/../../']);
   const q = Array.from({ length: rnd.int(4) }, () => `${rnd.pick(QUERY_KEYS)}=${encodeURIComponent(rnd.pick(QUERY_VALUES))}`);
-  if (q.some((p) => p.startsWith('watch=true'))) q.push('timeoutSeconds=1');
+  // a watch (watch=true, watch=1, …) must end on its own: the first timeoutSeconds wins, so it goes first
+  if (q.some((p) => p.startsWith('watch='))) q.unshift('timeoutSeconds=1');
   return q.length ? `${path}?${q.join('&')}` : path;
 }
 

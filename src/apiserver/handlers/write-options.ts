@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../api/object.js';
 import { checkFieldValidation, findUnknownFields, strictDecodingMessage, type FieldValidationDirective } from '../../api/schema/field-validation.js';
+import { findTypeError } from '../../api/schema/type-check.js';
 import { badRequest } from '../../machinery/api-error.js';
 import { managerOrUserAgent, validateFieldManagerOptions } from '../../machinery/managedfields/index.js';
 import { isDryRun, type RequestScope } from './scope.js';
@@ -31,13 +32,16 @@ export function writeOptions(scope: RequestScope, optionsKind: 'CreateOptions' |
 }
 
 /**
- * Unknown and duplicate fields: Strict refuses the request (400), Warn adds a
+ * Values of the wrong type are a 400. Unknown and duplicate fields: Strict refuses the request (400), Warn adds a
  * `Warning` header per field; either way unknown fields are dropped, as
  * decoding into typed objects drops them upstream.
  */
 export function validateFields(scope: RequestScope, obj: KubeObject, rawJson: string | undefined, directive: FieldValidationDirective, context: 'body' | 'patch' = 'body'): void {
   const { group, version, kind } = scope.resource;
   const gvk = context === 'body' && scope.info.subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group, version, kind };
+  // values of the wrong JSON type are refused whatever the directive, as decoding into typed structs does upstream
+  const typeError = findTypeError(obj, gvk);
+  if (typeError) throw badRequest(context === 'patch' ? typeError : `${gvk.kind} in version "${gvk.version}" cannot be handled as a ${gvk.kind}: ${typeError}`);
   const result = checkFieldValidation(rawJson, obj, gvk, directive);
   if (result.error) throw badRequest(context === 'patch' ? strictDecodingMessage(result.strictErrors) : result.error);
   if (result.warnings.length) {

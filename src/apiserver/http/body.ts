@@ -24,3 +24,32 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * Reads and discards what is left of a request body, so an early error
+ * answer does not reset a client still sending it. Gives up past `limit`
+ * bytes or `timeoutMs`; false then: the connection should close.
+ */
+export async function drainRequest(req: IncomingMessage, limit = MAX_BODY_BYTES + 1024 * 1024, timeoutMs = 2000): Promise<boolean> {
+  if (req.readableEnded || req.complete) return true;
+  return new Promise<boolean>((resolve) => {
+    let seen = 0;
+    const finish = (ok: boolean) => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onEnd);
+      resolve(ok);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limit) finish(false);
+    };
+    const onEnd = () => finish(req.complete);
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onEnd);
+    req.resume();
+  });
+}
