@@ -106,3 +106,40 @@ function markWhole(a: JsonValue | undefined, b: JsonValue | undefined, path: Pat
   if (a === undefined) out.added.insert(path);
   else if (b === undefined) out.removed.insert(path);
 }
+
+/**
+ * What `compareObjects({}, after)` reports as added, computed in one walk
+ * without comparing: every field of a new object (the create fast path).
+ */
+export function addedFields(after: JsonObject, schema: ListSchema): FieldSet {
+  const out = new FieldSet();
+  for (const key of Object.keys(after)) addValue(after[key], [fieldElement(key)], [key], schema, out);
+  return out;
+}
+
+function addValue(b: JsonValue | undefined, path: PathElement[], names: string[], schema: ListSchema, out: FieldSet): void {
+  if (b === undefined) return;
+  if (isEmptyContainer(b)) {
+    out.insert(path);
+    return;
+  }
+  if (isJsonObject(b) && !atomicMapAt(schema, names)) {
+    for (const key of Object.keys(b)) addValue(b[key], [...path, fieldElement(key)], [...names, key], schema, out);
+    out.insert(path);
+    return;
+  }
+  if (Array.isArray(b)) {
+    const paired = pairedListElements(schema, names, undefined, b);
+    if (paired) {
+      const elements = paired[1];
+      b.forEach((item, i) => {
+        const itemPath = [...path, elements[i]];
+        if (!isJsonObject(item) || atomicMapAt(schema, names)) out.insert(itemPath);
+        else addValue(item, itemPath, names, schema, out);
+      });
+      out.insert(path);
+      return;
+    }
+  }
+  out.insert(path);
+}

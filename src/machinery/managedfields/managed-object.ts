@@ -14,6 +14,14 @@ export function withoutManagedFields(obj: KubeObject | undefined): JsonObject {
   return copy;
 }
 
+/** The object without metadata.managedFields, sharing everything else (for read-only walks). */
+export function shallowWithoutManagedFields(obj: KubeObject): JsonObject {
+  const meta = obj.metadata;
+  if (!meta || meta.managedFields === undefined) return obj as JsonObject;
+  const { managedFields: _mf, ...rest } = meta;
+  return { ...obj, metadata: rest } as JsonObject;
+}
+
 /** The owners recorded on an object; a malformed record counts as none, as upstream treats it. */
 export function ownersOf(obj: KubeObject | undefined): FieldOwner[] {
   try {

@@ -5,11 +5,11 @@
  */
 import type { ManagedFieldsEntry } from 'kubernetes-types/meta/v1.js';
 import type { KubeObject } from '../../api/object.js';
-import { changedFields, compareObjects } from './compare.js';
+import { addedFields, changedFields, compareObjects, type Comparison } from './compare.js';
 import { decodeManagedFields, defaultResetFields, encodeManagedFields, formatTime, ownableFields, ownerId, type FieldOwner } from './field-owners.js';
-import type { FieldSet } from './field-set.js';
+import { FieldSet } from './field-set.js';
 import { deducedSchema, type ListSchema } from './list-schema.js';
-import { isResetManagedFields, ownersOf, withoutManagedFields } from './managed-object.js';
+import { isResetManagedFields, ownersOf, shallowWithoutManagedFields, withoutManagedFields } from './managed-object.js';
 import { releaseChangedFields } from './ownership.js';
 
 export interface UpdateManagedFieldsOptions {
@@ -33,7 +33,10 @@ export interface UpdateManagedFieldsOptions {
 export function updateManagedFields(o: UpdateManagedFieldsOptions): ManagedFieldsEntry[] {
   const schema = o.schema ?? deducedSchema;
   const owners = startingOwners(o);
-  const c = compareObjects(withoutManagedFields(o.old), withoutManagedFields(o.new), schema);
+  // a create changes every field: skip the comparison (and the copies it needs)
+  const c: Comparison = o.old
+    ? compareObjects(withoutManagedFields(o.old), withoutManagedFields(o.new), schema)
+    : { added: addedFields(shallowWithoutManagedFields(o.new), schema), modified: new FieldSet(), removed: new FieldSet() };
   const writer: FieldOwner = { manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, fields: ownableFields(changedFields(c), o.resetFields ?? defaultResetFields(o.subresource)) };
   if (o.subresource) writer.subresource = o.subresource;
   // Like upstream, the write acts as a fresh manager, so the same manager's
