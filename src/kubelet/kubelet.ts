@@ -34,6 +34,12 @@ export interface KubeletOptions {
   nodeIP?: string;
   /** Static pod manifests (a directory or one file); default `<rootDir>/manifests`, '' turns the file source off. */
   podManifestPath?: string;
+  /**
+   * CA bundle whose client certificates may call the kubelet server (upstream's
+   * --client-ca-file); the API server presents one for logs, exec, attach and
+   * port-forward. Without it the server answers anyone.
+   */
+  clientCA?: string;
 }
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
@@ -80,7 +86,7 @@ export class Kubelet {
     configMaps.addEventHandler(resync);
     secrets.addEventHandler(resync);
 
-    const tls = await selfSignedServingCert(info.hostname, [hostIP, '127.0.0.1', nodeName]);
+    const tls = { ...(await selfSignedServingCert(info.hostname, [hostIP, '127.0.0.1', nodeName])), ca: this.opts.clientCA };
     const server = new KubeletServer({
       bindAddress: this.opts.bindAddress,
       port: this.opts.port,

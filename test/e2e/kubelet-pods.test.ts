@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import https from 'node:https';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -51,6 +52,19 @@ test('kubectl get node shows the node Ready with real capacity', async () => {
   const table = await kubectl.ok(['get', 'node']);
   assert.match(table, new RegExp(`${nodeName}\\s+Ready`));
   await kubectl.ok(['get', 'lease', '-n', 'kube-node-lease', nodeName]);
+});
+
+test('the kubelet server refuses callers without a certificate from the cluster CA', async () => {
+  const node = await kubectl.json<{ status: { daemonEndpoints: { kubeletEndpoint: { Port: number } } } }>(['get', 'node', nodeName]);
+  const port = node.status.daemonEndpoints.kubeletEndpoint.Port;
+  const status = await new Promise<number>((resolve, reject) => {
+    https.get({ host: '127.0.0.1', port, path: '/pods', rejectUnauthorized: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject);
+  });
+  // (kubectl logs/exec through the API server, which presents its client certificate, are tested in kubelet-streaming)
+  assert.equal(status, 401);
 });
 
 test('pods on the node: running, completed, crash-looping, env/configMap, readiness, graceful delete', async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Client, loadKubeconfig } from '../../client/rest/index.js';
@@ -19,6 +20,11 @@ function labels(s: string): Record<string, string> {
   return out;
 }
 
+/** The kubeconfig's CA as PEM text, if it names one. */
+function caOf(ca: string | Buffer | undefined): string | undefined {
+  return ca === undefined ? undefined : ca.toString();
+}
+
 export const command: ComponentCommand = {
   name: 'kubelet',
   summary: 'Run the node agent: register the node, run its pods as processes, report their status.',
@@ -37,6 +43,7 @@ export const command: ComponentCommand = {
     'kube-reserved': { type: 'string', default: '', description: 'resources reserved for Kubernetes daemons' },
     'max-pods': { type: 'string', default: '110', description: 'pods this node accepts' },
     'pod-cidr': { type: 'string', default: '', description: 'pod CIDR reported in the node spec' },
+    'client-ca-file': { type: 'string', default: '', description: 'CA whose client certificates may call the kubelet server (default: the CA of the kubeconfig)' },
     'pod-manifest-path': { type: 'string', default: '', description: 'directory (or file) of static pod manifests (default <root-dir>/manifests)' },
     'keep-pods': { type: 'boolean', default: false, description: 'inside skiff server: leave pods running on stop, for the next start to adopt (standalone kubelets always do)' },
   },
@@ -56,7 +63,10 @@ export const command: ComponentCommand = {
     const health = new DaemonServer({ bindAddress: '127.0.0.1', port: healthPort, metrics });
     const hp = await health.start();
     ctx.logger.info('kubelet starting', { node: nodeName, rootDir, healthPort: hp, isolation: runtime.isolate });
+    // callers of the kubelet server (the API server) must hold a certificate from the cluster CA
+    const clientCA = str('client-ca-file') ? readFileSync(str('client-ca-file'), 'utf8') : caOf(loadKubeconfig(kubeconfig).ca);
     const kubelet = new Kubelet({
+      clientCA,
       podManifestPath: str('pod-manifest-path') || undefined,
       client,
       runtime,
