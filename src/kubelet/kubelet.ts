@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigMap, Node, Pod, PodStatus, Secret } from 'kubernetes-types/core/v1.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
+import { EventRecorder } from '../client/events/event-recorder.js';
 
 import { isConflict, isNotFound, type Client } from '../client/rest/index.js';
 import type { Logger } from '../machinery/logger.js';
@@ -67,6 +68,7 @@ export class Kubelet {
     const secrets = objectInformers.forResource<Secret>({ group: '', version: 'v1', resource: 'secrets' });
 
     let alloc: Record<string, string> = allocatable(capacity(info, this.opts.node.maxPods), this.opts.node.reserved);
+    const recorder = new EventRecorder({ client, component: 'kubelet', host: nodeName, onError: (err) => logger.debug('event dropped', { error: err }) });
     const workers = new PodWorkers({
       runtime,
       rootDir: this.opts.rootDir,
@@ -79,6 +81,7 @@ export class Kubelet {
       },
       writeStatus: (pod, status) => this.writeStatus(pod, status),
       confirmDeletion: (pod) => this.confirmDeletion(pod),
+      recordEvent: (pod, type, reason, message) => recorder.event(pod, type, reason, message),
     });
     this.workers = workers;
     runtime.onContainerEvent((s) => workers.requestSync(s.labels['io.kubernetes.pod.uid'] ?? ''));
@@ -154,6 +157,7 @@ export class Kubelet {
     ]);
     // containers keep running: whether they stop is the runtime owner's call (skiff server stops them, skiff kubelet does not)
     await workers.stop();
+    await recorder.stop();
     await podInformers.shutdown();
     await objectInformers.shutdown();
     await server.stop();

@@ -35,8 +35,12 @@ describe('the pod-creation flow', () => {
     }
     assert.equal(await processes(), 3, 'the kubelet runs one process per pod');
     assert.match(await k.ok(['logs', 'deployment/web']), new RegExp(marker));
-    const events = await k.ok(['get', 'events']);
-    for (const reason of ['ScalingReplicaSet', 'SuccessfulCreate', 'Scheduled']) assert.match(events, new RegExp(reason));
+    // events are sent in the background by each component: wait for all of them
+    const reasons = ['ScalingReplicaSet', 'SuccessfulCreate', 'Scheduled', 'Created', 'Started'];
+    await waitFor(`events ${reasons.join(', ')}`, async () => {
+      const events = await k.ok(['get', 'events']);
+      return reasons.every((r) => events.includes(r));
+    });
 
     await k.ok(['delete', 'deployment', 'web']);
     await waitFor('the pods to go away', async () => (await k.ok(['get', 'pods', '-l', 'app=web', '-o', 'name'])).trim() === '', 60_000);

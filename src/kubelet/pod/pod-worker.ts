@@ -23,6 +23,8 @@ export interface PodWorkerDeps {
   writeStatus(pod: Pod, status: PodStatus): Promise<void>;
   /** Confirms a graceful deletion once everything has stopped. */
   confirmDeletion(pod: Pod): Promise<void>;
+  /** Records an Event about the pod (Created, Started, Killing, BackOff, Failed), as upstream's kubelet does. */
+  recordEvent?(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void;
 }
 
 interface Record_ extends ContainerRecord {
@@ -227,6 +229,7 @@ export class PodWorker {
       const wait = r.backoff.next(r.current.finishedAt ?? new Date(), ranFor);
       if (wait > 0) {
         r.waiting = { reason: 'CrashLoopBackOff', message: `back-off ${Math.round(r.backoff.current / 1000)}s restarting failed container=${r.spec.name} pod=${this.pod.metadata?.name}_${this.pod.metadata?.namespace}(${this.uid})` };
+        this.event('Warning', 'BackOff', `Back-off restarting failed container ${r.spec.name} in pod ${this.pod.metadata?.name}_${this.pod.metadata?.namespace}(${this.uid})`);
         this.later(wait);
         return;
       }
@@ -267,7 +270,9 @@ export class PodWorker {
         stdinOnce: r.spec.stdinOnce,
       });
       mkdirSync(join(this.podDir(), 'logs', r.spec.name), { recursive: true });
+      this.event('Normal', 'Created', `Created container ${r.spec.name}`);
       await this.deps.runtime.startContainer(id);
+      this.event('Normal', 'Started', `Started container ${r.spec.name}`);
       if (r.current) {
         if (r.last?.id !== r.current.id) await this.deps.runtime.removeContainer(r.last?.id ?? '').catch(() => undefined);
         r.last = r.current;
@@ -279,6 +284,7 @@ export class PodWorker {
     } catch (err) {
       if (!(err instanceof RuntimeError)) throw err;
       r.waiting = { reason: err.reason === 'CreateContainerError' ? 'CreateContainerError' : 'RunContainerError', message: err.message };
+      this.event('Warning', 'Failed', `Error: ${err.message}`);
       this.later(5000);
     }
   }
@@ -332,11 +338,16 @@ export class PodWorker {
 
   private async restartUnhealthy(r: Record_, why: ProbeType): Promise<void> {
     this.deps.logger.info('restarting unhealthy container', { pod: this.key(), container: r.spec.name, probe: why });
+    this.event('Normal', 'Killing', `Container ${r.spec.name} failed ${why} probe, will be restarted`);
     r.probes?.abort();
     await this.runPreStop(r, this.gracePeriod());
     await this.deps.runtime.stopContainer(r.current!.id, this.gracePeriod());
     r.current = await this.deps.runtime.containerStatus(r.current!.id);
     this.dirty = true;
+  }
+
+  private event(type: 'Normal' | 'Warning', reason: string, message: string): void {
+    this.deps.recordEvent?.(this.pod, type, reason, message);
   }
 
   private gracePeriod(): number {
@@ -354,6 +365,7 @@ export class PodWorker {
       r.probes?.abort();
       if (r.current?.state !== 'Running') return;
       const started = Date.now();
+      this.event('Normal', 'Killing', `Stopping container ${r.spec.name}`);
       await this.runPreStop(r, grace);
       const left = Math.max(grace > 0 ? 1 : 0, grace - Math.floor((Date.now() - started) / 1000));
       await this.deps.runtime.stopContainer(r.current.id, left);
