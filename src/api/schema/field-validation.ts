@@ -17,6 +17,8 @@ export interface FieldValidationResult {
   warnings: string[];
   /** The individual findings, e.g. `unknown field "spec.replicass"`, whatever the directive. */
   strictErrors: string[];
+  /** Paths of the unknown fields (`.spec.replicass`), for dropping them; found under every directive. */
+  unknownPaths: string[];
 }
 
 /** Upstream stops collecting strict errors after this many. */
@@ -28,13 +30,13 @@ const MAX_STRICT_ERRORS = 100;
  * once parsed); protobuf and YAML bodies pass undefined.
  */
 export function checkFieldValidation(rawBody: string | undefined, obj: unknown, gvk: GroupVersionKind, directive: FieldValidationDirective): FieldValidationResult {
-  if (directive === 'Ignore') return { warnings: [], strictErrors: [] };
+  const unknownPaths = findUnknownFields(obj, gvk.group, gvk.version, gvk.kind);
+  if (directive === 'Ignore') return { warnings: [], strictErrors: [], unknownPaths };
   const duplicates = rawBody === undefined ? [] : findDuplicateFields(rawBody);
-  const unknown = findUnknownFields(obj, gvk.group, gvk.version, gvk.kind);
-  const strictErrors = [...duplicates.map((p) => `duplicate field "${p.slice(1)}"`), ...unknown.map((p) => `unknown field "${p.slice(1)}"`)].slice(0, MAX_STRICT_ERRORS);
-  if (!strictErrors.length) return { warnings: [], strictErrors };
-  if (directive === 'Warn') return { warnings: strictErrors, strictErrors };
-  return { error: cannotBeHandledMessage(gvk, strictErrors), warnings: [], strictErrors };
+  const strictErrors = [...duplicates.map((p) => `duplicate field "${p.slice(1)}"`), ...unknownPaths.map((p) => `unknown field "${p.slice(1)}"`)].slice(0, MAX_STRICT_ERRORS);
+  if (!strictErrors.length) return { warnings: [], strictErrors, unknownPaths };
+  if (directive === 'Warn') return { warnings: strictErrors, strictErrors, unknownPaths };
+  return { error: cannotBeHandledMessage(gvk, strictErrors), warnings: [], strictErrors, unknownPaths };
 }
 
 /** `strict decoding error: unknown field "a", duplicate field "b"` */

@@ -10,17 +10,13 @@ function includeObject(scope: RequestScope): IncludeObject {
   return v === 'None' || v === 'Object' ? v : 'Metadata';
 }
 
-export function renderingFor(scope: RequestScope): Rendering {
-  return scope.rendering;
-}
-
 function partialMetadata(obj: KubeObject, version: string): KubeObject {
   return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${version}`, metadata: obj.metadata };
 }
 
 /** A single object in the representation the client asked for. */
 export function render(scope: RequestScope, obj: KubeObject): [unknown, Rendering] {
-  const r = renderingFor(scope);
+  const r = scope.rendering;
   if (r.kind === 'table') {
     const table = buildTable(scope.resource, [obj], { now: scope.now(), includeObject: includeObject(scope), resourceVersion: obj.metadata?.resourceVersion });
     return [{ ...table, apiVersion: `meta.k8s.io/${r.version}` }, r];
@@ -30,7 +26,7 @@ export function render(scope: RequestScope, obj: KubeObject): [unknown, Renderin
 }
 
 export function renderList(scope: RequestScope, list: KubeList): [unknown, Rendering] {
-  const r = renderingFor(scope);
+  const r = scope.rendering;
   if (r.kind === 'table') {
     const table = buildTable(scope.resource, list.items, {
       now: scope.now(),

@@ -4,7 +4,7 @@ import { asKind, asObject, isObject } from '../../api/object.js';
 import { ApiError, badRequest, conflict, notFound } from '../../machinery/api-error.js';
 import { labelSelectorAsString } from '../../machinery/labels/index.js';
 import { invalid } from '../../machinery/invalid.js';
-import { formatTime } from '../registry/registry-store.js';
+import { formatTime } from '../../machinery/time.js';
 import { writeBody } from '../http/respond.js';
 import { checkName, readObject } from './object-body.js';
 import { applyPatch, readPatch } from './patch.js';

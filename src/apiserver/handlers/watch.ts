@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import type { KubeObject } from '../../api/object.js';
+import { apiVersionOf } from '../../api/resource-info.js';
 import { ApiError, internalError } from '../../machinery/api-error.js';
 import { contentTypeOf } from '../http/respond.js';
 import { watchObjects, type WatchEventType } from '../registry/watch.js';
 import { selectionFrom } from '../selection.js';
-import { renderingFor, renderWatchObject } from './render.js';
+import { renderWatchObject } from './render.js';
 import { intParam, type RequestScope } from './scope.js';
 
 export interface WatchSettings {
@@ -21,7 +22,7 @@ export interface WatchSettings {
 export async function handleWatch(scope: RequestScope, settings: WatchSettings): Promise<void> {
   const { query, res } = scope;
   const selection = selectionFrom(query, scope.store.strategy, scope.info.name || undefined);
-  const rendering = renderingFor(scope);
+  const rendering = scope.rendering;
   const bookmarks = query.get('allowWatchBookmarks') === 'true';
   const requested = intParam(query, 'timeoutSeconds');
   const timeoutSeconds =
@@ -46,7 +47,7 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
   const bookmarkTimer = bookmarks
     ? setInterval(() => {
         if (!lastRv) return;
-        const obj: KubeObject = { kind: scope.resource.kind, apiVersion: apiVersion(scope), metadata: { resourceVersion: lastRv } };
+        const obj: KubeObject = { kind: scope.resource.kind, apiVersion: apiVersionOf(scope.resource), metadata: { resourceVersion: lastRv } };
         void send('BOOKMARK', obj);
       }, settings.bookmarkIntervalMs)
     : undefined;
@@ -86,8 +87,4 @@ function sharedJsonLine(type: WatchEventType, object: KubeObject): string {
   let lines = jsonLines.get(object);
   if (!lines) jsonLines.set(object, (lines = {}));
   return (lines[type] ??= `${JSON.stringify({ type, object })}\n`);
-}
-
-function apiVersion(scope: RequestScope): string {
-  return scope.resource.group ? `${scope.resource.group}/${scope.resource.version}` : scope.resource.version;
 }

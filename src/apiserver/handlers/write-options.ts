@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../api/object.js';
-import { checkFieldValidation, findUnknownFields, strictDecodingMessage, type FieldValidationDirective } from '../../api/schema/field-validation.js';
+import { checkFieldValidation, strictDecodingMessage, type FieldValidationDirective } from '../../api/schema/field-validation.js';
 import { findTypeError } from '../../api/schema/type-check.js';
 import { badRequest } from '../../machinery/api-error.js';
 import { managerOrUserAgent, validateFieldManagerOptions } from '../../machinery/managedfields/index.js';
@@ -49,7 +49,7 @@ export function validateFields(scope: RequestScope, obj: KubeObject, rawJson: st
     const prior = Array.isArray(existing) ? existing : existing ? [String(existing)] : [];
     scope.res.setHeader('Warning', [...prior, ...result.warnings.map((w) => `299 - ${JSON.stringify(w)}`)]);
   }
-  if (directive !== 'Strict') for (const path of findUnknownFields(obj, gvk.group, gvk.version, gvk.kind)) dropField(obj, path);
+  for (const path of result.unknownPaths) dropField(obj, path);
 }
 
 /** Deletes the field at an unknown-field path such as `.spec.containers[0].imagee`. */

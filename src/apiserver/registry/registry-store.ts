@@ -12,6 +12,7 @@ import {
   timeout,
 } from '../../machinery/api-error.js';
 import { invalid } from '../../machinery/invalid.js';
+import { formatTime } from '../../machinery/time.js';
 import { applyDefaults } from '../../api/defaults/index.js';
 import { listSchemaForKind, setManagedFields, updateManagedFields, type ListSchema } from '../../machinery/managedfields/index.js';
 import { CompactedError, FutureRevisionError } from '../../storage/errors.js';
@@ -205,33 +206,39 @@ export class RegistryStore {
     applyDefaults(obj, this.info);
     const meta = (obj.metadata ??= {});
     const generated = !meta.name && Boolean(meta.generateName);
+    if (generated) meta.name = `${meta.generateName}${randomSuffix(5)}`;
+    meta.uid = randomUUID();
+    meta.creationTimestamp = formatTime(now);
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.resourceVersion;
+    delete meta.selfLink;
+    if (this.strategy.tracksGeneration) meta.generation = 1;
+    else delete meta.generation;
+    this.strategy.prepareForCreate(obj, { now });
+    if (params.fieldManager !== undefined) {
+      setManagedFields(obj, updateManagedFields({ new: obj, manager: params.fieldManager, apiVersion: apiVersionOf(this.info), time: now, schema: this.listSchema }));
+    }
+    this.validate(obj, this.strategy.validate(obj));
+    // a generated name that is taken is drawn again (the suffix alphabet keeps it valid)
     for (let attempt = 0; ; attempt++) {
-      if (generated) meta.name = `${meta.generateName}${randomSuffix(5)}`;
-      meta.uid = randomUUID();
-      meta.creationTimestamp = formatTime(now);
-      delete meta.deletionTimestamp;
-      delete meta.deletionGracePeriodSeconds;
-      delete meta.resourceVersion;
-      delete meta.selfLink;
-      if (this.strategy.tracksGeneration) meta.generation = 1;
-      else delete meta.generation;
-      this.strategy.prepareForCreate(obj, { now });
-      if (params.fieldManager !== undefined) {
-        setManagedFields(obj, updateManagedFields({ new: obj, manager: params.fieldManager, apiVersion: apiVersionOf(this.info), time: now, schema: this.listSchema }));
-      }
-      this.validate(obj, this.strategy.validate(obj));
       const name = meta.name ?? '';
       const key = this.key(meta.namespace ?? '', name);
-      if ((await this.storage.get(key)).kv) {
-        if (generated && attempt < 7) continue;
-        throw alreadyExists(this.groupResource, name);
+      const retry = () => {
+        if (!generated || attempt >= 7) throw alreadyExists(this.groupResource, name);
+        meta.name = `${meta.generateName}${randomSuffix(5)}`;
+      };
+      // allocations (cluster IPs, node ports) are only made for a free name, and a dry run writes nothing
+      if ((params.dryRun || this.strategy.beforeCreate) && (await this.storage.get(key)).kv) {
+        retry();
+        continue;
       }
       await this.strategy.beforeCreate?.(obj, params.dryRun);
       if (params.dryRun) return obj;
       const res = await this.storage.create(key, encodeObject(obj));
       if (res.succeeded) return decodeObject(res.kv);
       await this.strategy.afterDelete?.(obj);
-      if (!generated || attempt >= 7) throw alreadyExists(this.groupResource, name);
+      retry();
     }
   }
 
@@ -472,9 +479,6 @@ export function parseResourceVersion(rv: string): number {
   return Number(rv);
 }
 
-export function formatTime(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 function randomSuffix(n: number): string {
   let s = '';

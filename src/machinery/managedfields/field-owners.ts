@@ -119,7 +119,5 @@ export function defaultResetFields(subresource?: string): FieldSet {
   return FieldSet.of(fieldPath('status'));
 }
 
-/** Formats a time the way managedFields store it: RFC 3339, whole seconds, UTC. */
-export function formatTime(t: Date): string {
-  return t.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+/** managedFields store times as metav1.Time does: RFC 3339, whole seconds, UTC. */
+export { formatTime } from '../time.js';
