@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { missingRoot, skipUnless } from '../../src/testing/requirements.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -134,7 +135,7 @@ spec:
   await kubectl.ok(['delete', 'deployment', 'web']);
 });
 
-test('a container allocating past its memory limit is OOMKilled', { skip: process.getuid?.() !== 0 ? 'needs root for cgroups' : false }, async () => {
+test('a container allocating past its memory limit is OOMKilled', skipUnless(missingRoot()), async () => {
   const manifest = `apiVersion: v1
 kind: Pod
 metadata: {name: hog}

@@ -5,12 +5,12 @@ import { UnavailableError } from '../errors.js';
 import { Cacher } from '../cacher/cacher.js';
 import { EtcdStorage } from './etcd-storage.js';
 import { parseEtcdEndpoints } from './etcd-endpoints.js';
+import { skipUnless } from '../../testing/requirements.js';
 import { etcdMissingReason, startEtcdCluster, type EtcdCluster } from './testing/etcd-cluster.js';
 
-const missing = etcdMissingReason();
 // Locally, a machine without etcd skips (saying why); in CI a missing etcd fails the run.
-const skip = missing !== undefined && !process.env.CI ? `skipped: ${missing}` : false;
-if (skip) console.log(`# etcd storage tests ${skip}`);
+const skip = skipUnless(etcdMissingReason()).skip ?? false;
+if (skip) console.log(`# etcd storage tests skipped: ${skip}`);
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const succeeded = <R extends { succeeded: boolean }>(r: R) => {

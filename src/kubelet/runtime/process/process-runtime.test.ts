@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { missingRoot, skipUnless } from '../../../testing/requirements.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -88,7 +89,7 @@ test('ProcessRuntime: SIGTERM-ignoring containers are killed after the grace per
   }
 });
 
-test('ProcessRuntime: a container over its memory limit is OOMKilled', { skip: process.getuid?.() !== 0 }, async () => {
+test('ProcessRuntime: a container over its memory limit is OOMKilled', skipUnless(missingRoot()), async () => {
   const dir = await mkdtemp(join(tmpdir(), 'skiff-prt-'));
   const rt = new ProcessRuntime();
   try {
