@@ -62,11 +62,17 @@ export const RESOURCES: readonly ResourceInfo[] = [
   ...group('policy', 'v1', [
     { kind: 'PodDisruptionBudget', resource: 'poddisruptionbudgets', namespaced: true, shortNames: ['pdb'], subresources: ['status'] },
   ]),
+  ...group('rbac.authorization.k8s.io', 'v1', [
+    { kind: 'ClusterRoleBinding', resource: 'clusterrolebindings', namespaced: false },
+    { kind: 'ClusterRole', resource: 'clusterroles', namespaced: false },
+    { kind: 'RoleBinding', resource: 'rolebindings', namespaced: true },
+    { kind: 'Role', resource: 'roles', namespaced: true },
+  ]),
   ...group('scheduling.k8s.io', 'v1', [{ kind: 'PriorityClass', resource: 'priorityclasses', namespaced: false, shortNames: ['pc'] }]),
 ];
 
 /** Group names in the order discovery lists them (core first). */
-export const GROUP_ORDER = ['', 'apps', 'events.k8s.io', 'batch', 'coordination.k8s.io', 'discovery.k8s.io', 'policy', 'scheduling.k8s.io'];
+export const GROUP_ORDER = ['', 'apps', 'events.k8s.io', 'batch', 'coordination.k8s.io', 'discovery.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io'];
 
 export function findResource(group: string, version: string, resource: string): ResourceInfo | undefined {
   return RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);

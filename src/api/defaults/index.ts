@@ -11,6 +11,7 @@ import {
   setSecretDefaults,
 } from './core.js';
 import { setPodDefaults } from './pod-spec.js';
+import { setBindingDefaults } from './rbac.js';
 import { setServiceDefaults } from './service.js';
 import { setPersistentVolumeClaimDefaults, setPersistentVolumeDefaults } from './storage.js';
 import { setDaemonSetDefaults, setDeploymentDefaults, setReplicaSetDefaults, setStatefulSetDefaults } from './workloads.js';
@@ -39,6 +40,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'batch/Job': setJobDefaults,
   'batch/CronJob': setCronJobDefaults,
   'discovery.k8s.io/EndpointSlice': setEndpointSliceDefaults,
+  'rbac.authorization.k8s.io/RoleBinding': setBindingDefaults,
+  'rbac.authorization.k8s.io/ClusterRoleBinding': setBindingDefaults,
   'scheduling.k8s.io/PriorityClass': setPriorityClassDefaults,
 };
 

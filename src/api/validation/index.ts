@@ -14,6 +14,7 @@ import { validatePersistentVolume, validatePersistentVolumeClaim, validatePersis
 import { validatePod, validatePodUpdate } from './pod.js';
 import { validatePriorityClass, validatePriorityClassUpdate } from './priority-class.js';
 import { validateLimitRange, validateResourceQuota } from './quota.js';
+import { validateBindingUpdate, validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from './rbac.js';
 import { validateService, validateServiceUpdate } from './service.js';
 import {
   validateControllerRevision,
@@ -62,6 +63,10 @@ const KINDS: Record<string, KindValidation> = {
   'discovery.k8s.io/EndpointSlice': { validate: validateEndpointSlice, update: validateEndpointSliceUpdate },
   'events.k8s.io/Event': { validate: validateEventsEvent, update: validateEventsEventUpdate },
   'policy/PodDisruptionBudget': { validate: validatePodDisruptionBudget },
+  'rbac.authorization.k8s.io/Role': { validate: validateRole },
+  'rbac.authorization.k8s.io/ClusterRole': { validate: validateClusterRole },
+  'rbac.authorization.k8s.io/RoleBinding': { validate: validateRoleBinding, update: validateBindingUpdate },
+  'rbac.authorization.k8s.io/ClusterRoleBinding': { validate: validateClusterRoleBinding, update: validateBindingUpdate },
   'scheduling.k8s.io/PriorityClass': { validate: validatePriorityClass, update: validatePriorityClassUpdate },
 };
 

@@ -14,6 +14,7 @@ import { defaultTable } from './default-table.js';
 import { eventTable, eventsV1Table } from './events.js';
 import { nodeTable } from './nodes.js';
 import { podTable } from './pods.js';
+import { clusterRoleBindingTable, roleBindingTable } from './rbac.js';
 import { endpointSliceTable, endpointsTable, serviceTable } from './services.js';
 import type { TableConvertor } from './table-convertor.js';
 import { persistentVolumeClaimTable, persistentVolumeTable } from './volumes.js';
@@ -44,6 +45,8 @@ const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
   ['endpointslices.discovery.k8s.io', endpointSliceTable],
   ['events.events.k8s.io', eventsV1Table],
   ['poddisruptionbudgets.policy', podDisruptionBudgetTable],
+  ['rolebindings.rbac.authorization.k8s.io', roleBindingTable],
+  ['clusterrolebindings.rbac.authorization.k8s.io', clusterRoleBindingTable],
   ['priorityclasses.scheduling.k8s.io', priorityClassTable],
 ]);
 

@@ -47,6 +47,8 @@ export function strategyFor(info: ResourceInfo, deps: StrategyDeps): Strategy {
     case 'events.events.k8s.io':
       return defaultStrategy(info, { allowCreateOnUpdate: true });
     default:
+      // RBAC objects may be created by PUT (policy reconcilers rely on it), as upstream
+      if (info.group === 'rbac.authorization.k8s.io') return defaultStrategy(info, { allowCreateOnUpdate: true });
       return defaultStrategy(info);
   }
 }

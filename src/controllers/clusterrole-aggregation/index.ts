@@ -1,0 +1,29 @@
+import type { ClusterRole } from 'kubernetes-types/rbac/v1.js';
+import { Controller } from '../../client/controller/controller.js';
+import type { ControllerDescriptor } from '../controller-descriptor.js';
+import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { CLUSTER_ROLES, ClusterRoleAggregationReconciler } from './clusterrole-aggregation-reconciler.js';
+
+export const controller: ControllerDescriptor = {
+  name: 'clusterrole-aggregation',
+  async start(ctx) {
+    const clusterRoles = ctx.informers.forResource<ClusterRole>(CLUSTER_ROLES);
+    const reconciler = new ClusterRoleAggregationReconciler({ client: ctx.client, clusterRoles: clusterRoles.lister });
+    const c = new Controller({
+      name: 'clusterrole-aggregation',
+      workers: 1,
+      metrics: ctx.metrics,
+      reconciler: instrumentedReconciler('clusterrole-aggregation', reconciler, ctx.metrics),
+      onError: (key, err) => ctx.logger.warn('aggregating cluster role rules failed', { clusterRole: key, error: err }),
+    })
+      // any change to any cluster role may change what an aggregated one selects
+      .watches(clusterRoles, {
+        enqueue: () =>
+          clusterRoles.lister
+            .list()
+            .filter((c) => c.aggregationRule)
+            .map((c) => c.metadata?.name ?? ''),
+      });
+    await c.run(ctx.signal);
+  },
+};
