@@ -3,8 +3,7 @@ import { setMaxListeners } from 'node:events';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { TLSSocket } from 'node:tls';
-import { ApiError, badRequest, internalError, methodNotAllowed, notFound, unauthorized } from '../machinery/api-error.js';
+import { ApiError, badRequest, internalError, methodNotAllowed, notFound } from '../machinery/api-error.js';
 import type { Logger } from '../machinery/logger.js';
 import type { Storage } from '../storage/storage.js';
 import { ApiRegistry } from './api-registry.js';
@@ -25,6 +24,10 @@ import { negotiate, writeBody, writeError } from './http/respond.js';
 import { ApiServerMetrics } from './metrics.js';
 import { serveOpenApi } from './openapi/serve-openapi.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
+import { RequestPipeline, type RequestPipelineOptions } from './request-pipeline.js';
+import type { UserInfo } from './authentication/user-info.js';
+import type { AdmissionAttributes } from './admission/admission.js';
+import type { ResourceInfo } from '../api/resource-info.js';
 import { versionInfo } from './version.js';
 
 export interface TlsMaterial {
@@ -45,6 +48,8 @@ export interface ApiServerOptions {
   clock?: () => Date;
   /** The client certificate the API server presents to kubelets (logs, exec, attach, port-forward). */
   kubeletClient?: KubeletClientTls;
+  /** Authenticators, authorizers and admission plugins (default: client certificates, allow authenticated, NamespaceLifecycle + Priority). */
+  pipeline?: RequestPipelineOptions;
 }
 
 function parseRequestUrl(raw: string): URL {
@@ -54,9 +59,6 @@ function parseRequestUrl(raw: string): URL {
     throw badRequest(`invalid request URL ${JSON.stringify(raw.slice(0, 200))}`);
   }
 }
-
-/** Paths anyone may read, as upstream's system:public-info-viewer allows. */
-const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version', '/healthz/ping', '/livez/ping', '/readyz/ping']);
 
 /**
  * The API server: HTTPS, client-certificate authentication, discovery, and the
@@ -71,6 +73,7 @@ export class ApiServer {
   private readonly watchSettings: WatchSettings;
   private readonly clock: () => Date;
   private readonly kubelets: KubeletProxy;
+  private readonly pipeline: RequestPipeline;
 
   constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? (() => new Date());
@@ -81,6 +84,7 @@ export class ApiServer {
       { network: { serviceClusterIpRange: opts.serviceClusterIpRange ?? '10.96.0.0/12', nodePortRange: opts.nodePortRange ?? [30000, 32767] } },
       this.clock,
     );
+    this.pipeline = new RequestPipeline({ registry: this.registry }, opts.pipeline);
     this.watchSettings = {
       minRequestTimeoutSeconds: 1800,
       bookmarkIntervalMs: 10_000,
@@ -128,9 +132,10 @@ export class ApiServer {
     try {
       const url = parseRequestUrl(req.url ?? '/');
       const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-      if (!PUBLIC_PATHS.has(path) && !(req.socket as TLSSocket).authorized) throw unauthorized();
       info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
-      if (info.isResourceRequest) await this.serveResource(req, res, info, url.searchParams);
+      const user = await this.pipeline.authenticate(req, path);
+      await this.pipeline.authorize(info, user);
+      if (info.isResourceRequest) await this.serveResource(req, res, info, url.searchParams, user);
       else await this.serveNonResource(req, res, path, url.searchParams);
     } catch (err) {
       const apiErr = this.toApiError(err, req);
@@ -147,12 +152,16 @@ export class ApiServer {
   /** Upgrade requests (exec, attach, port-forward) bypass the request handler: authenticate and splice to the kubelet. */
   private async serveUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     try {
-      if (!(req.socket as TLSSocket).authorized) throw unauthorized();
       const url = parseRequestUrl(req.url ?? '/');
       const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+      const user = await this.pipeline.authenticate(req, url.pathname);
+      await this.pipeline.authorize(info, user);
       if (!info.isResourceRequest || info.group !== '' || info.resource !== 'pods' || !['exec', 'attach', 'portforward'].includes(info.subresource)) {
         throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
       }
+      const pods = this.registry.lookup('', 'v1', 'pods')!;
+      await this.pipeline.admission.admit(connectAttributes(info, pods.info, user));
+      await this.pipeline.admission.validate(connectAttributes(info, pods.info, user));
       await this.kubelets.upgrade(info.namespace, info.name, info.subresource, req, socket, head);
     } catch (err) {
       rejectUpgrade(socket, this.toApiError(err, req));
@@ -231,7 +240,7 @@ export class ApiServer {
     res.end(body);
   }
 
-  private async serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams): Promise<void> {
+  private async serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<void> {
     const store = this.registry.lookup(info.group, info.version, info.resource);
     if (!store) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
     const resource = store.info;
@@ -247,7 +256,20 @@ export class ApiServer {
     // only long-running requests need to hear about shutdown; the rest finish on their own
     const signal = info.verb === 'watch' ? AbortSignal.any([clientGone.signal, this.stopping.signal]) : clientGone.signal;
     const rendering = negotiate(req.headers.accept, { allowTable: true });
-    const scope: RequestScope = { req, res, info, query, resource, store, registry: this.registry, signal, now: this.clock, rendering };
+    const scope: RequestScope = {
+      req,
+      res,
+      info,
+      query,
+      resource,
+      store,
+      registry: this.registry,
+      signal,
+      now: this.clock,
+      rendering,
+      user,
+      admission: this.pipeline.admission,
+    };
     try {
       await this.dispatch(scope);
     } finally {
@@ -310,3 +332,19 @@ export class ApiServer {
     throw notAllowed();
   }
 }
+
+/** exec, attach and port-forward are admitted as CONNECT on the pod's subresource. */
+function connectAttributes(info: RequestInfo, pods: ResourceInfo, user: UserInfo): AdmissionAttributes {
+  return {
+    operation: 'CONNECT',
+    kind: { group: '', version: 'v1', kind: CONNECT_KINDS[info.subresource] ?? 'Pod' },
+    resource: { group: '', version: pods.version, resource: pods.resource },
+    subresource: info.subresource,
+    namespace: info.namespace,
+    name: info.name,
+    dryRun: false,
+    user,
+  };
+}
+
+const CONNECT_KINDS: Record<string, string> = { exec: 'PodExecOptions', attach: 'PodAttachOptions', portforward: 'PodPortForwardOptions' };

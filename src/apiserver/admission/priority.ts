@@ -1,8 +1,10 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
-import { asKind, type KubeObject } from '../../api/object.js';
-import { ApiError, forbidden } from '../../machinery/api-error.js';
-import type { ApiRegistry } from '../api-registry.js';
+import { asKind } from '../../api/object.js';
+import { ApiError } from '../../machinery/api-error.js';
+import type { RegistryStore } from '../registry/registry-store.js';
+import type { AdmissionAttributes, MutatingAdmission, Operation } from './admission.js';
+import { admissionForbidden } from './forbidden.js';
 
 /** The classes every cluster has (upstream creates them at start-up). */
 export const SYSTEM_PRIORITY_CLASSES = [
@@ -12,30 +14,53 @@ export const SYSTEM_PRIORITY_CLASSES = [
 
 /**
  * Priority admission: a new pod gets `spec.priority` (and preemptionPolicy)
- * from its priorityClassName, or from the global default class, or 0.
+ * from its priorityClassName, or from the global default class, or 0; an
+ * update keeps the priority the pod has.
  */
-export async function admitPodPriority(registry: ApiRegistry, obj: KubeObject): Promise<void> {
-  const pod = asKind<Pod>(obj);
-  const spec = pod.spec;
-  if (!spec) return;
-  const classes = registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!;
-  let pc: PriorityClass | undefined;
-  if (spec.priorityClassName) {
+export class Priority implements MutatingAdmission {
+  readonly name = 'Priority';
+
+  constructor(private readonly priorityClasses: () => RegistryStore) {}
+
+  handles(operation: Operation): boolean {
+    return operation === 'CREATE' || operation === 'UPDATE';
+  }
+
+  async admit(attrs: AdmissionAttributes): Promise<void> {
+    if (attrs.resource.group !== '' || attrs.resource.resource !== 'pods' || attrs.subresource || !attrs.object) return;
+    const spec = asKind<Pod>(attrs.object).spec;
+    if (!spec) return;
+    if (attrs.operation === 'UPDATE') {
+      const old = attrs.oldObject ? asKind<Pod>(attrs.oldObject).spec : undefined;
+      if (spec.priority === undefined && old?.priority !== undefined) spec.priority = old.priority;
+      if (spec.preemptionPolicy === undefined && old?.preemptionPolicy !== undefined) spec.preemptionPolicy = old.preemptionPolicy;
+      return;
+    }
+    const pc = await this.classFor(attrs, spec.priorityClassName);
+    if (!spec.priorityClassName && pc) spec.priorityClassName = pc.metadata?.name;
+    const value = pc?.value ?? 0;
+    if (spec.priority !== undefined && spec.priority !== value) {
+      throw admissionForbidden(
+        attrs,
+        `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${value} from the given PriorityClass name`,
+      );
+    }
+    spec.priority = value;
+    spec.preemptionPolicy ??= pc?.preemptionPolicy ?? 'PreemptLowerPriority';
+  }
+
+  /** The named class, or the global default when none is named. */
+  private async classFor(attrs: AdmissionAttributes, name: string | undefined): Promise<PriorityClass | undefined> {
+    const classes = this.priorityClasses();
+    if (!name) {
+      const list = await classes.list('', {});
+      return list.items.map((i) => asKind<PriorityClass>(i) as PriorityClass).find((c) => c.globalDefault);
+    }
     try {
-      pc = asKind<PriorityClass>(await classes.get('', spec.priorityClassName)) as PriorityClass;
+      return asKind<PriorityClass>(await classes.get('', name)) as PriorityClass;
     } catch (err) {
       if (!ApiError.is(err, 'NotFound')) throw err;
-      throw forbidden(`pods "${pod.metadata?.name ?? ''}" is forbidden: no PriorityClass with name ${spec.priorityClassName} was found`);
+      throw admissionForbidden(attrs, `no PriorityClass with name ${name} was found`);
     }
-  } else {
-    const list = await classes.list('', {});
-    pc = list.items.map((i) => asKind<PriorityClass>(i) as PriorityClass).find((c) => c.globalDefault);
-    if (pc) spec.priorityClassName = pc.metadata?.name;
   }
-  const value = pc?.value ?? 0;
-  if (spec.priority !== undefined && spec.priority !== value) {
-    throw forbidden(`pods "${pod.metadata?.name ?? ''}" is forbidden: the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${value} from the given PriorityClass name`);
-  }
-  spec.priority = value;
-  spec.preemptionPolicy ??= pc?.preemptionPolicy ?? 'PreemptLowerPriority';
 }

@@ -8,6 +8,7 @@ import type { DeleteParams } from '../registry/registry-store.js';
 import { selectionFrom } from '../selection.js';
 import { render } from './render.js';
 import { intParam, isDryRun, type RequestScope } from './scope.js';
+import { writeAdmission } from './write-admission.js';
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'];
 
@@ -56,7 +57,8 @@ function successStatus(scope: RequestScope, obj: KubeObject) {
 
 export async function handleDelete(scope: RequestScope): Promise<void> {
   const params = await readDeleteOptions(scope);
-  const { object, deleted } = await scope.store.delete(scope.info.namespace, scope.info.name, params);
+  const admission = writeAdmission(scope, params.dryRun);
+  const { object, deleted } = await scope.store.delete(scope.info.namespace, scope.info.name, { ...params, admission });
   if (deleted && !scope.store.strategy.returnDeletedObject) {
     writeBody(scope.res, 200, successStatus(scope, object));
     return;
@@ -69,10 +71,12 @@ export async function handleDeleteCollection(scope: RequestScope): Promise<void>
   const params = await readDeleteOptions(scope);
   const selection = selectionFrom(scope.query, scope.store.strategy);
   const list = await scope.store.list(scope.info.namespace, selection);
+  // each object is admitted on its own, as a DELETE of that object
+  const admission = writeAdmission(scope, params.dryRun);
   const items: KubeObject[] = [];
   for (const item of list.items) {
     try {
-      const { object } = await scope.store.delete(item.metadata?.namespace ?? '', item.metadata?.name ?? '', params);
+      const { object } = await scope.store.delete(item.metadata?.namespace ?? '', item.metadata?.name ?? '', { ...params, admission });
       items.push(object);
     } catch (err) {
       if (!ApiError.is(err, 'NotFound')) throw err;

@@ -5,12 +5,14 @@ import { writeBody } from '../http/respond.js';
 import { checkName, readObject } from './object-body.js';
 import { render } from './render.js';
 import { isDryRun, type RequestScope } from './scope.js';
+import { writeAdmission } from './write-admission.js';
 
 /** PUT namespaces/{name}/finalize: the namespace controller removes spec.finalizers here. */
 export async function handleFinalize(scope: RequestScope): Promise<void> {
   const raw = await readObject(scope);
   checkName(scope, raw);
   const body = asKind<Namespace>(raw);
+  const dryRun = isDryRun(scope.query);
   const { object } = await scope.store.update(
     '',
     scope.info.name,
@@ -21,7 +23,7 @@ export async function handleFinalize(scope: RequestScope): Promise<void> {
       // an emptied list stays (empty): defaulting only fills in a missing one
       return asObject(ns);
     },
-    { dryRun: isDryRun(scope.query), subresource: 'finalize' },
+    { dryRun, subresource: 'finalize', admission: writeAdmission(scope, dryRun) },
   );
   writeBody(scope.res, 200, ...render(scope, object));
 }

@@ -12,7 +12,7 @@ import { validateFields, writeOptions, type WriteOptions } from './write-options
 import { apply, conflictsToApiError, listSchemaForKind } from '../../machinery/managedfields/index.js';
 import { apiVersionOf } from '../../api/resource-info.js';
 import { isObject } from '../../api/object.js';
-import { admitNamespaceLifecycle } from '../admission/namespace-lifecycle.js';
+import { writeAdmission } from './write-admission.js';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -69,7 +69,6 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
   const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
   if (isApply) {
     if (!isObject(patch)) throw badRequest('error decoding YAML: the apply configuration must be an object');
-    await admitIfMissing(scope);
   }
   const { object, created } = await scope.store.update(
     scope.info.namespace,
@@ -83,7 +82,13 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
       return patched;
     },
     // apply records its own managedFields; other patches are recorded as Updates
-    { dryRun: opts.dryRun, subresource, createIfMissing: isApply, fieldManager: isApply ? undefined : opts.fieldManager },
+    {
+      dryRun: opts.dryRun,
+      subresource,
+      createIfMissing: isApply,
+      fieldManager: isApply ? undefined : opts.fieldManager,
+      admission: writeAdmission(scope, opts.dryRun),
+    },
   );
   writeBody(scope.res, created ? 201 : 200, ...render(scope, object));
 }
@@ -125,15 +130,4 @@ function applyConfiguration(scope: RequestScope, current: KubeObject | undefined
   meta.name = scope.info.name;
   if (scope.resource.namespaced) meta.namespace = scope.info.namespace;
   return object;
-}
-
-/** Create-on-apply needs the namespace admission a create gets. */
-async function admitIfMissing(scope: RequestScope): Promise<void> {
-  if (!scope.resource.namespaced) return;
-  try {
-    await scope.store.get(scope.info.namespace, scope.info.name);
-  } catch (err) {
-    if (!ApiError.is(err, 'NotFound')) throw err;
-    await admitNamespaceLifecycle(scope.registry.namespaces, scope.info.namespace);
-  }
 }

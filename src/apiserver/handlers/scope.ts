@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { badRequest } from '../../machinery/api-error.js';
+import type { Admission } from '../admission/admission.js';
 import type { ApiRegistry } from '../api-registry.js';
+import type { UserInfo } from '../authentication/user-info.js';
 import type { Rendering } from '../http/respond.js';
 import type { RegistryStore } from '../registry/registry-store.js';
 import type { RequestInfo } from '../request-info.js';
@@ -20,6 +22,10 @@ export interface RequestScope {
   now: () => Date;
   /** The response representation, negotiated before anything is done (406 changes nothing). */
   rendering: Rendering;
+  /** Who asks (after impersonation); what authorization decided on and admission sees. */
+  user: UserInfo;
+  /** The mutating and validating admission chains. */
+  admission: Admission;
 }
 
 /** `dryRun=All` (the only value upstream accepts). */

@@ -9,6 +9,10 @@ import { writeBody } from '../http/respond.js';
 import { checkName, readObject } from './object-body.js';
 import { applyPatch, readPatch } from './patch.js';
 import { isDryRun, type RequestScope } from './scope.js';
+import { admissionAttributes } from './write-admission.js';
+
+const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
+const BINDING_KIND = { group: '', version: 'v1', kind: 'Binding' };
 
 /** autoscaling/v1 Scale view of a workload's replicas. */
 function toScale(obj: KubeObject): KubeObject {
@@ -68,9 +72,15 @@ export async function handleScale(scope: RequestScope): Promise<void> {
   const { object } = await scope.store.update(
     namespace,
     name,
-    (current) => {
+    async (current) => {
       if (!current) throw notFound(scope.store.groupResource, name);
-      return next(current);
+      // admission sees the Scale, as upstream's scale subresource presents it
+      const oldScale = toScale(current);
+      const scale = toScale(next(current));
+      await scope.admission.admit(admissionAttributes(scope, 'UPDATE', scale, oldScale, dryRun, SCALE_KIND));
+      const updated = withReplicas(current, replicasOf(scale, name));
+      await scope.admission.validate(admissionAttributes(scope, 'UPDATE', toScale(updated), oldScale, dryRun, SCALE_KIND));
+      return updated;
     },
     { dryRun },
   );
@@ -93,6 +103,9 @@ export async function handleBinding(scope: RequestScope): Promise<void> {
     throw invalid({ group: '', kind: 'Binding' }, name, [{ type: 'FieldValueRequired', field: 'target.name' }]);
   }
   const dryRun = isDryRun(scope.query);
+  const bindingObject = asObject(binding);
+  await scope.admission.admit(admissionAttributes(scope, 'CREATE', bindingObject, undefined, dryRun, BINDING_KIND));
+  await scope.admission.validate(admissionAttributes(scope, 'CREATE', bindingObject, undefined, dryRun, BINDING_KIND));
   const now = formatTime(scope.now());
   await scope.store.guaranteedUpdate(
     scope.info.namespace,

@@ -21,6 +21,7 @@ import { decodeObject, encodedJson, encodeObject } from './codec.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { deepEqual } from './deep-equal.js';
 import type { Strategy } from './strategy.js';
+import type { WriteAdmission } from './write-admission.js';
 
 export type Filter = (obj: KubeObject) => boolean;
 
@@ -38,6 +39,8 @@ export interface WriteParams {
   dryRun: boolean;
   /** Records the write in managedFields as this manager's Update; unset: managedFields are left alone. */
   fieldManager?: string;
+  /** The request's admission chains; unset for the server's own writes (bootstrap, TTLs). */
+  admission?: WriteAdmission;
 }
 
 export interface DeleteParams extends WriteParams {
@@ -56,6 +59,9 @@ export interface DeleteOutcome {
 
 /** Transforms the current object into the desired one; throwing aborts the update. */
 export type UpdateFunc = (current: KubeObject | undefined) => KubeObject | Promise<KubeObject>;
+
+/** The new object of a PUT or patch: the body, or a function of the current object (undefined: create). */
+export type UpdateBody = KubeObject | ((current: KubeObject | undefined) => KubeObject | Promise<KubeObject>);
 
 const GENERATE_NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const MAX_GUARANTEED_UPDATE_ATTEMPTS = 32;
@@ -202,6 +208,7 @@ export class RegistryStore {
 
   /** Creates the object (already defaulted and in its namespace) with full metadata semantics. */
   async create(obj: KubeObject, params: WriteParams): Promise<KubeObject> {
+    await params.admission?.mutate('CREATE', obj, undefined);
     const now = this.clock();
     applyDefaults(obj, this.info);
     const meta = (obj.metadata ??= {});
@@ -220,6 +227,7 @@ export class RegistryStore {
       setManagedFields(obj, updateManagedFields({ new: obj, manager: params.fieldManager, apiVersion: apiVersionOf(this.info), time: now, schema: this.listSchema }));
     }
     this.validate(obj, this.strategy.validate(obj));
+    await params.admission?.validate('CREATE', obj, undefined);
     // a generated name that is taken is drawn again (the suffix alphabet keeps it valid)
     for (let attempt = 0; ; attempt++) {
       const name = meta.name ?? '';
@@ -307,25 +315,26 @@ export class RegistryStore {
   async update(
     namespace: string,
     name: string,
-    body: KubeObject | ((current: KubeObject | undefined) => KubeObject),
-    opts: WriteParams & { subresource?: 'status' | 'finalize'; createIfMissing?: boolean },
+    body: UpdateBody,
+    opts: WriteParams & { subresource?: 'status' | 'finalize' | 'scale'; createIfMissing?: boolean },
   ): Promise<{ object: KubeObject; created: boolean }> {
     const allowCreate = (this.strategy.allowCreateOnUpdate || Boolean(opts.createIfMissing)) && !opts.subresource;
     return this.guaranteedUpdate(
       namespace,
       name,
-      (current) => {
+      async (current) => {
         if (!current) {
           if (typeof body !== 'function') return body;
           if (!opts.createIfMissing) throw notFound(this.groupResource, name);
           return body(undefined);
         }
-        const input = typeof body === 'function' ? body(structuredClone(current)) : body;
+        const input = typeof body === 'function' ? await body(structuredClone(current)) : body;
         const precondition = input.metadata?.resourceVersion;
         if (precondition && precondition !== current.metadata?.resourceVersion) {
           throw conflict(this.groupResource, name, STALE_OBJECT_MESSAGE);
         }
         const next = opts.subresource === 'status' ? this.statusUpdate(current, input) : structuredClone(input);
+        await opts.admission?.mutate('UPDATE', next, current);
         applyDefaults(next, this.info);
         this.carryServerMetadata(next, current);
         if (!opts.subresource) this.strategy.prepareForUpdate(next, current, { now: this.clock() });
@@ -343,6 +352,7 @@ export class RegistryStore {
           setManagedFields(next, entries);
         }
         this.validate(next, this.strategy.validateUpdate(next, current));
+        await opts.admission?.validate('UPDATE', next, current);
         return next;
       },
       { ...opts, allowCreate },
@@ -396,6 +406,8 @@ export class RegistryStore {
       if (!kv) throw notFound(this.groupResource, name);
       const current = decodeObject(kv);
       this.checkPreconditions(current, params);
+      await params.admission?.mutate('DELETE', undefined, current);
+      await params.admission?.validate('DELETE', undefined, current);
       const next = structuredClone(current);
       const meta = next.metadata!;
       const policyFinalizer = propagationFinalizer(params, this.info);

@@ -1,0 +1,31 @@
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { Authenticated, Authenticator } from './authenticator.js';
+
+/**
+ * Client certificates signed by the cluster CA: the subject's common name is
+ * the user, its organizations are the groups (as upstream's x509 authenticator).
+ * The TLS layer has already verified the chain; an unverified certificate is
+ * no credential at all.
+ */
+export class X509Authenticator implements Authenticator {
+  readonly name = 'x509';
+
+  async authenticate(req: IncomingMessage): Promise<Authenticated | undefined> {
+    const socket = req.socket as TLSSocket;
+    if (!socket.authorized || typeof socket.getPeerCertificate !== 'function') return undefined;
+    const subject = socket.getPeerCertificate().subject as Partial<Record<string, string | string[]>> | undefined;
+    const name = first(subject?.CN);
+    if (!name) return undefined;
+    return { user: { name, groups: all(subject?.O) } };
+  }
+}
+
+function first(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function all(v: string | string[] | undefined): string[] {
+  if (v === undefined) return [];
+  return Array.isArray(v) ? [...v] : [v];
+}
