@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SqliteStorage } from '../src/storage/sqlite/index.js';
 import { startServer } from '../test/e2e/harness.js';
 import { clientFromKubeconfig } from '../test/e2e/raw-client.js';
-import { fmt, percentile, printTable, runConcurrent, type Row } from './stats.js';
+import { DeliveryLedger, fmt, percentile, printTable, runConcurrent, type Row } from './stats.js';
 
 /** A realistic pod: ~1.5 KB of JSON, like a small Deployment's pods. */
 function pod(name: string) {
@@ -79,25 +79,23 @@ async function rawStorage(dir: string) {
     list.kvs.forEach((kv) => JSON.parse(Buffer.from(kv.value).toString()));
     listMs = Math.min(listMs, performance.now() - s);
   }
-  const delivery: number[] = [];
+  const ledger = new DeliveryLedger(WATCHERS, 10_000);
   const controller = new AbortController();
-  const sent = new Map<string, number>();
   const watchers = Array.from({ length: WATCHERS }, async () => {
-    for await (const ev of storage.watch('/registry/pods/watch/', { startRevision: 0, signal: controller.signal })) {
-      const t = sent.get(ev.kv.key);
-      if (t !== undefined) delivery.push(performance.now() - t);
-    }
+    for await (const ev of storage.watch('/registry/pods/watch/', { startRevision: 0, signal: controller.signal })) ledger.arrived(ev.kv.key);
   });
   await new Promise((r) => setTimeout(r, 100));
   for (let i = 0; i < WATCH_WRITES; i++) {
     const key = `/registry/pods/watch/w-${i}`;
-    sent.set(key, performance.now());
+    ledger.wrote(key);
     await storage.create(key, value(`w-${i}`));
   }
-  await waitUntil(() => delivery.length >= WATCHERS * WATCH_WRITES, 10_000);
+  await ledger.settle(10_000);
   controller.abort();
   await Promise.allSettled(watchers);
   await storage.close();
+  ledger.assertComplete('raw storage watch');
+  const delivery = ledger.latencies;
   return { seqRate, seqP50: percentile(seq, 50), seqP99: percentile(seq, 99), concRate, concP50: percentile(conc, 50), concP99: percentile(conc, 99), listMs, watchP50: percentile(delivery, 50), watchP99: percentile(delivery, 99) };
 }
 
@@ -126,25 +124,27 @@ async function apiFigures(dataDir: string) {
       listMs = Math.min(listMs, performance.now() - s);
     }
     await client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watch' } });
-    const sent = new Map<string, number>();
-    const delivery: number[] = [];
+    const ledger = new DeliveryLedger(WATCHERS, 20_000);
+    // watch from the current resourceVersion (inside the cache's window): the figure is about the cache path
+    const current = (JSON.parse((await client.request('GET', '/api/v1/namespaces/watch/pods?limit=1')).body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
     const closers = await Promise.all(
       Array.from({ length: WATCHERS }, () =>
-        client.watch('/api/v1/namespaces/watch/pods?watch=1&resourceVersion=1', (ev) => {
-          const t = sent.get(ev.object.metadata.name);
-          if (t !== undefined && ev.type === 'ADDED') delivery.push(performance.now() - t);
+        client.watch(`/api/v1/namespaces/watch/pods?watch=1&resourceVersion=${current}`, (ev) => {
+          if (ev.type === 'ADDED') ledger.arrived(ev.object.metadata.name);
         }),
       ),
     );
     await new Promise((r) => setTimeout(r, 200));
     for (let i = 0; i < WATCH_WRITES; i++) {
       const name = `w-${i}`;
-      sent.set(name, performance.now());
+      ledger.wrote(name);
       const r = await client.request('POST', '/api/v1/namespaces/watch/pods', { ...pod(name), metadata: { ...pod(name).metadata, namespace: 'watch' } });
       if (r.status !== 201) throw new Error(`create ${name}: ${r.status} ${r.body}`);
     }
-    await waitUntil(() => delivery.length >= WATCHERS * WATCH_WRITES, 20_000);
+    await ledger.settle(20_000);
     closers.forEach((c) => c());
+    ledger.assertComplete('API watch');
+    const delivery = ledger.latencies;
     return { seqRate, seqP50: percentile(seq, 50), seqP99: percentile(seq, 99), concRate, concP50: percentile(conc, 50), concP99: percentile(conc, 99), listMs, watchP50: percentile(delivery, 50), watchP99: percentile(delivery, 99) };
   } finally {
     client.close();
@@ -152,7 +152,4 @@ async function apiFigures(dataDir: string) {
   }
 }
 
-async function waitUntil(cond: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-}
+

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { EtcdStorage } from '../src/storage/etcd/index.js';
 import { startEtcdCluster } from '../src/storage/etcd/testing/etcd-cluster.js';
 import { removeDir, startServer } from '../test/e2e/harness.js';
-import { fmt, percentile, runConcurrent } from './stats.js';
+import { DeliveryLedger, fmt, fmtGrowth, medianSample, percentile, runConcurrent } from './stats.js';
 
 /**
  * `npm run bench -- watch`: 1,000 concurrent watchers on one API server
@@ -25,6 +25,7 @@ interface Figures {
   storageWatches: number;
   listCacheMs: number;
   listStorageMs: number;
+  deliveries: string;
 }
 
 function pod(name: string) {
@@ -111,38 +112,34 @@ async function apiFigures(storageArgs: string[]): Promise<Figures> {
     // An exact resourceVersion is read from the storage's history, never from the cache.
     const listStorageMs = await timeList(`/api/v1/namespaces/bench/pods?resourceVersion=${rv}&resourceVersionMatch=Exact`);
 
-    // the server's own heap figure, sampled after it settles (RSS keeps freed list buffers and is noise here)
-    const heapKb = async () => {
-      await new Promise((r) => setTimeout(r, 1500));
-      const m = /^nodejs_heap_size_used_bytes (\d+)/m.exec((await c.send('GET', '/metrics')).text);
-      return m ? Number(m[1]) / 1024 : NaN;
-    };
-    const rssBefore = await heapKb();
-    const arrivals = new Map<number, number[]>();
+    // the server's own heap figure: the median of several samples after it settles (RSS keeps freed list buffers and is noise here)
+    const heapKb = () =>
+      medianSample(async () => {
+        const m = /^nodejs_heap_size_used_bytes (\d+)/m.exec((await c.send('GET', '/metrics')).text);
+        return m ? Number(m[1]) / 1024 : NaN;
+      });
+    const heapBefore = await heapKb();
+    const ledger = new DeliveryLedger(WATCHERS, 10_000);
+    // watchers start at the list's (current) resourceVersion: inside the cache's window, so this measures the cache path
     const watches = await Promise.all(
-      Array.from({ length: WATCHERS }, () =>
-        c.watch(`/api/v1/namespaces/bench/pods?watch=true&resourceVersion=${rv}`, (eventRv, at) => {
-          const list = arrivals.get(eventRv) ?? [];
-          list.push(at);
-          arrivals.set(eventRv, list);
-        }),
-      ),
+      Array.from({ length: WATCHERS }, () => c.watch(`/api/v1/namespaces/bench/pods?watch=true&resourceVersion=${rv}`, (eventRv, at) => ledger.arrived(String(eventRv), at))),
     );
-    const rssAfter = await heapKb();
+    const heapAfter = await heapKb();
     const metrics = (await c.send('GET', '/metrics')).text;
     const storageWatches = [...metrics.matchAll(/^apiserver_storage_watches\{resource="\/registry\/pods\/"\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
 
-    const latencies: number[] = [];
     for (let i = 0; i < WRITES; i++) {
       const t0 = performance.now();
       const res = await c.send('PATCH', `/api/v1/namespaces/bench/pods/p${i}`, { metadata: { labels: { round: String(i) } } });
-      const written = Number((JSON.parse(res.text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
-      const deadline = Date.now() + 10_000;
-      while ((arrivals.get(written)?.length ?? 0) < WATCHERS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
-      for (const at of arrivals.get(written) ?? []) latencies.push(at - t0);
+      const written = (JSON.parse(res.text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+      ledger.wrote(written, t0);
+      await ledger.waitFor(written);
     }
+    await ledger.settle(10_000);
     for (const w of watches) w.destroy();
-    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), kbPerWatcher: (rssAfter - rssBefore) / WATCHERS, storageWatches, listCacheMs, listStorageMs };
+    ledger.assertComplete('API watch');
+    const latencies = ledger.latencies;
+    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), kbPerWatcher: (heapAfter - heapBefore) / WATCHERS, storageWatches, listCacheMs, listStorageMs, deliveries: ledger.summary() };
   } finally {
     c.agent.destroy();
     await server.stop();
@@ -169,30 +166,30 @@ async function etcdDirect(endpoints: string[]): Promise<Figures> {
       return best;
     };
     const listMs = await timeList();
-    global.gc?.();
-    const heapBefore = process.memoryUsage().heapUsed;
-    const arrivals = new Map<number, number[]>();
+    const heap = () =>
+      medianSample(async () => {
+        global.gc?.();
+        return process.memoryUsage().heapUsed;
+      });
+    const heapBefore = await heap();
+    const ledger = new DeliveryLedger(WATCHERS, 10_000);
     for (let i = 0; i < WATCHERS; i++) {
       void (async () => {
-        for await (const ev of storage.watch(prefix, { startRevision: 0, signal: controller.signal })) {
-          const list = arrivals.get(ev.kv.modRevision) ?? [];
-          list.push(performance.now());
-          arrivals.set(ev.kv.modRevision, list);
-        }
+        for await (const ev of storage.watch(prefix, { startRevision: 0, signal: controller.signal })) ledger.arrived(String(ev.kv.modRevision));
       })().catch(() => undefined);
     }
-    await new Promise((r) => setTimeout(r, 1500));
-    const heapAfter = process.memoryUsage().heapUsed;
-    const latencies: number[] = [];
+    const heapAfter = await heap();
     for (let i = 0; i < WRITES; i++) {
       const current = await storage.get(`${prefix}p${i}`);
       const t0 = performance.now();
       const res = await storage.update(`${prefix}p${i}`, value, current.kv!.modRevision);
-      const deadline = Date.now() + 10_000;
-      while ((arrivals.get(res.revision)?.length ?? 0) < WATCHERS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
-      for (const at of arrivals.get(res.revision) ?? []) latencies.push(at - t0);
+      ledger.wrote(String(res.revision), t0);
+      await ledger.waitFor(String(res.revision));
     }
-    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), kbPerWatcher: (heapAfter - heapBefore) / 1024 / WATCHERS, storageWatches: WATCHERS, listCacheMs: NaN, listStorageMs: listMs };
+    await ledger.settle(10_000);
+    ledger.assertComplete('etcd watch');
+    const latencies = ledger.latencies;
+    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), kbPerWatcher: (heapAfter - heapBefore) / 1024 / WATCHERS, storageWatches: WATCHERS, listCacheMs: NaN, listStorageMs: listMs, deliveries: ledger.summary() };
   } finally {
     controller.abort();
     await storage.close();
@@ -208,7 +205,8 @@ export async function run(): Promise<void> {
     const rows: [string, (f: Figures) => string][] = [
       [`delivery p50 ms (${WATCHERS} watchers)`, (f) => fmt(f.p50, 2)],
       [`delivery p99 ms (${WATCHERS} watchers)`, (f) => fmt(f.p99, 2)],
-      ['memory per watcher KB (heap)', (f) => fmt(f.kbPerWatcher, 1)],
+      ['memory per watcher KB (heap, median of 5)', (f) => fmtGrowth(f.kbPerWatcher, 1)],
+      ['deliveries', (f) => f.deliveries],
       ['storage watches open (pods)', (f) => String(f.storageWatches)],
       [`list ${PODS} pods from cache ms`, (f) => fmt(f.listCacheMs, 1)],
       [`list ${PODS} pods from storage ms`, (f) => fmt(f.listStorageMs, 1)],
