@@ -9,7 +9,8 @@ import { RuntimeError, type Runtime } from '../runtime/runtime.js';
 import { setUpVolumes, type VolumePaths } from '../volumes/volume-builder.js';
 import { adoptContainers } from './adopt-containers.js';
 import { ContainerConfigError, containerArgv, containerEnv, type ObjectSource } from './container-env.js';
-import { podStatus, willRestart, type ContainerRecord } from './pod-status.js';
+import { computePodActions, type PodActions } from './compute-pod-actions.js';
+import { podStatus, type ContainerRecord } from './pod-status.js';
 import { RestartBackoff } from './restart-backoff.js';
 
 export interface PodWorkerDeps {
@@ -165,11 +166,6 @@ export class PodWorker {
     if (this.gone || this.pod.metadata?.deletionTimestamp) return this.terminate();
     const records = this.recordsInOrder();
     for (const r of records) if (r.current) r.current = await this.deps.runtime.containerStatus(r.current.id).catch(() => r.current);
-    const phase = this.pod.status?.phase;
-    if (phase === 'Succeeded' || phase === 'Failed') {
-      await this.stopAll(0);
-      return this.report(records);
-    }
     if (!this.adopted) {
       this.adopted = true;
       const found = await adoptContainers(this.deps.runtime, this.pod, records, this.deps.runtime.version().runtimeName);
@@ -180,7 +176,33 @@ export class PodWorker {
         this.deps.logger.info('adopted running pod', { pod: this.key(), containers: found.running.length });
       }
     }
-    if (!this.sandboxId) {
+    const sandboxes = this.sandboxId ? await this.deps.runtime.listPodSandboxes() : [];
+    const sandbox = this.sandboxId ? { id: this.sandboxId, ready: sandboxes.some((s) => s.id === this.sandboxId && s.state === 'Ready') } : undefined;
+    const actions = computePodActions(this.pod, {
+      sandbox,
+      containers: records.map((r) => ({ name: r.spec.name, init: r.init, current: r.current, unhealthy: this.unhealthy(r) })),
+    });
+    return this.execute(actions, records);
+  }
+
+  /** Which probe demands a restart of a running container, if any. */
+  private unhealthy(r: Record_): 'liveness' | 'startup' | undefined {
+    if (r.current?.state !== 'Running') return undefined;
+    if (r.liveness && !r.liveness.ok) return 'liveness';
+    if (r.startup && !r.startup.ok && r.startupFailed) return 'startup';
+    return undefined;
+  }
+
+  /** The thin half: carries out what computePodActions decided. */
+  private async execute(actions: PodActions, records: Record_[]): Promise<void> {
+    if (actions.killPod) {
+      await this.stopAll(0);
+      if (!actions.createSandbox) return this.report(records);
+      this.deps.logger.info('pod sandbox changed, recreating it', { pod: this.key() });
+      await this.deps.runtime.removePodSandbox(this.sandboxId!).catch(() => undefined);
+      this.sandboxId = undefined;
+    }
+    if (actions.createSandbox) {
       const sb = await this.deps.runtime.runPodSandbox({
         uid: this.uid, name: this.pod.metadata?.name ?? '', namespace: this.pod.metadata?.namespace ?? 'default',
         hostname: this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '', logDirectory: join(this.podDir(), 'logs'),
@@ -188,6 +210,7 @@ export class PodWorker {
       this.sandboxId = sb.id;
       this.podIP = sb.ip ?? this.deps.hostIP;
     }
+    for (const k of actions.containersToKill) await this.restartUnhealthy(this.records.get(k.name) as Record_, k.message);
     let volumes: VolumePaths;
     try {
       mkdirSync(this.podDir(), { recursive: true });
@@ -198,33 +221,19 @@ export class PodWorker {
       this.later(2000);
       return this.report(records);
     }
-    const inits = records.filter((r) => r.init);
-    let initsDone = true;
-    for (const r of inits) {
-      if (r.current?.state === 'Exited' && r.current.exitCode === 0) continue;
-      initsDone = false;
-      if (r.current?.state !== 'Running') await this.maybeStart(r, volumes);
-      break;
+    const toStart = new Set([...(actions.nextInitContainer ? [actions.nextInitContainer] : []), ...actions.containersToStart]);
+    for (const r of records) {
+      if (toStart.has(r.spec.name)) await this.maybeStart(r, volumes);
+      else if (r.current?.state === 'Exited') r.waiting = undefined;
     }
-    if (initsDone) for (const r of records.filter((x) => !x.init)) await this.maybeStart(r, volumes);
     await this.report(records);
     // level-triggered safety net: volumes refresh and missed events heal on this period
     this.later(10_000);
   }
 
-  /** Starts (or restarts, honouring policy and CrashLoopBackOff) one container that is not running. */
+  /** Starts (or restarts, honouring CrashLoopBackOff) one container that is not running. */
   private async maybeStart(r: Record_, volumes: VolumePaths): Promise<void> {
-    if (r.current?.state === 'Running') {
-      if (r.liveness && !r.liveness.ok) await this.restartUnhealthy(r, 'liveness');
-      else if (r.startup && !r.startup.ok && r.startupFailed) await this.restartUnhealthy(r, 'startup');
-      return;
-    }
     if (r.current?.state === 'Exited') {
-      const restart = r.init ? r.current.exitCode !== 0 && (this.pod.spec?.restartPolicy ?? 'Always') !== 'Never' : willRestart(this.pod, r.current);
-      if (!restart) {
-        r.waiting = undefined;
-        return;
-      }
       const ranFor = (r.current.finishedAt?.getTime() ?? 0) - (r.current.startedAt?.getTime() ?? 0);
       const wait = r.backoff.next(r.current.finishedAt ?? new Date(), ranFor);
       if (wait > 0) {
@@ -336,9 +345,9 @@ export class PodWorker {
     r.readiness = make('readiness');
   }
 
-  private async restartUnhealthy(r: Record_, why: ProbeType): Promise<void> {
-    this.deps.logger.info('restarting unhealthy container', { pod: this.key(), container: r.spec.name, probe: why });
-    this.event('Normal', 'Killing', `Container ${r.spec.name} failed ${why} probe, will be restarted`);
+  private async restartUnhealthy(r: Record_, message: string): Promise<void> {
+    this.deps.logger.info('restarting unhealthy container', { pod: this.key(), container: r.spec.name });
+    this.event('Normal', 'Killing', message);
     r.probes?.abort();
     await this.runPreStop(r, this.gracePeriod());
     await this.deps.runtime.stopContainer(r.current!.id, this.gracePeriod());
