@@ -1,3 +1,5 @@
+import { boolParam } from '../machinery/query/query-values.js';
+
 /**
  * RequestInfo is what the URL says: which resource, which verb. Parsed once
  * per request, like upstream's RequestInfoFactory.
@@ -87,10 +89,10 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
 function finish(info: RequestInfo, method: string, query: URLSearchParams, extraSegments: boolean): RequestInfo {
   if (extraSegments) info.subresource = info.subresource || '?';
   if (!info.name) {
-    if (info.verb === 'get' && method !== 'HEAD') info.verb = query.get('watch') === 'true' || query.get('watch') === '1' ? 'watch' : 'list';
+    if (info.verb === 'get' && method !== 'HEAD') info.verb = boolParam(query, 'watch') ? 'watch' : 'list';
     else if (info.verb === 'get') info.verb = 'list';
     if (info.verb === 'delete') info.verb = 'deletecollection';
-  } else if (info.verb === 'get' && (query.get('watch') === 'true' || query.get('watch') === '1')) {
+  } else if (info.verb === 'get' && boolParam(query, 'watch')) {
     info.verb = 'watch';
   }
   return info;

@@ -1,11 +1,12 @@
 import { fieldErrorBody, fieldErrorMessage, type FieldError } from '../api/validation/field-error.js';
 import { ApiError } from './api-error.js';
 
-/** 422 Invalid, with one cause per field error, worded as upstream. */
+/** 422 Invalid, with one cause per field error, worded as upstream (`Deployment.apps "web" is invalid: …`). */
 export function invalid(target: { group: string; kind: string }, name: string, errors: FieldError[]): ApiError {
   const list = errors.map(fieldErrorMessage);
   const joined = list.length === 1 ? list[0] : `[${list.join(', ')}]`;
-  return new ApiError(422, 'Invalid', `${target.kind} "${name}" is invalid: ${joined}`, {
+  const qualified = target.group ? `${target.kind}.${target.group}` : target.kind;
+  return new ApiError(422, 'Invalid', `${qualified} "${name}" is invalid: ${joined}`, {
     name,
     group: target.group || undefined,
     kind: target.kind,

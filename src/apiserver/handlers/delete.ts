@@ -7,19 +7,20 @@ import { writeBody } from '../http/respond.js';
 import type { DeleteParams } from '../registry/registry-store.js';
 import { selectionFrom } from '../selection.js';
 import { render } from './render.js';
-import { intParam, isDryRun, type RequestScope } from './scope.js';
+import { isDryRun, type RequestScope } from './scope.js';
 import { writeAdmission } from './write-admission.js';
+import { parseDeleteQuery } from '../../machinery/query/options.js';
 
 const POLICIES = ['Orphan', 'Background', 'Foreground'];
 
-/** DeleteOptions from the body (if any) and the query, body first as upstream. */
+/** DeleteOptions from the body or, when there is none, from the query, as upstream. */
 export async function readDeleteOptions(scope: RequestScope): Promise<DeleteParams> {
   const body = await readBody(scope.req);
-  const opts: Record<string, unknown> = body.length > 0 ? asObject(parseJson(body)) : {};
   const q = scope.query;
-  const grace = opts.gracePeriodSeconds ?? intParam(q, 'gracePeriodSeconds');
-  const policy = opts.propagationPolicy ?? q.get('propagationPolicy') ?? undefined;
-  const orphan = opts.orphanDependents ?? (q.has('orphanDependents') ? q.get('orphanDependents') === 'true' : undefined);
+  const opts: Record<string, unknown> = body.length > 0 ? asObject(parseJson(body)) : { ...parseDeleteQuery(q) };
+  const grace = opts.gracePeriodSeconds;
+  const policy = opts.propagationPolicy;
+  const orphan = opts.orphanDependents;
   const dryRunBody = Array.isArray(opts.dryRun) && opts.dryRun.includes('All');
   if (grace !== undefined && (typeof grace !== 'number' || !Number.isInteger(grace))) {
     throw badRequest('gracePeriodSeconds must be an integer');

@@ -5,6 +5,7 @@ import { applyStrategicMergePatch, patchTargetOf } from '../../machinery/patch/s
 import { readBody } from '../http/body.js';
 import { parseJson, parseYaml } from '../http/decode.js';
 import { parseMediaType } from '../http/media-type.js';
+import { optionalBoolParam } from '../../machinery/query/query-values.js';
 import { writeBody } from '../http/respond.js';
 import { render } from './render.js';
 import type { RequestScope } from './scope.js';
@@ -116,7 +117,7 @@ function applyConfiguration(scope: RequestScope, current: KubeObject | undefined
     current,
     applied,
     manager: opts.fieldManager,
-    force: scope.query.get('force') === 'true',
+    force: optionalBoolParam(scope.query, 'force') ?? false,
     apiVersion: expected,
     time: scope.now(),
     subresource,

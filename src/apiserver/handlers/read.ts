@@ -1,7 +1,8 @@
 import type { KubeObject } from '../../api/object.js';
 import { writeBody, writeJsonText } from '../http/respond.js';
+import { parseListOptions, validateListOptions } from '../../machinery/query/options.js';
 import { selectionFrom } from '../selection.js';
-import { intParam, type RequestScope } from './scope.js';
+import type { RequestScope } from './scope.js';
 import { render, renderList } from './render.js';
 
 export async function handleGet(scope: RequestScope): Promise<void> {
@@ -11,15 +12,17 @@ export async function handleGet(scope: RequestScope): Promise<void> {
 
 export async function handleList(scope: RequestScope): Promise<void> {
   const { query } = scope;
+  const opts = parseListOptions(query);
+  validateListOptions(opts, false);
   const selection = selectionFrom(query, scope.store.strategy);
   const raw = scope.rendering.kind === 'json' && !selection.filter;
   const list = await scope.store.list(scope.info.namespace, {
     ...selection,
     raw,
-    limit: intParam(query, 'limit'),
-    continue: query.get('continue') ?? undefined,
-    resourceVersion: query.get('resourceVersion') ?? undefined,
-    resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
+    limit: opts.limit,
+    continue: opts.continue,
+    resourceVersion: opts.resourceVersion,
+    resourceVersionMatch: opts.resourceVersionMatch,
   });
   if (list.rawItems) {
     // items are already JSON text: assemble the list around them

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { badRequest } from '../../machinery/api-error.js';
 import type { Admission } from '../admission/admission.js';
+import { int64Param } from '../../machinery/query/query-values.js';
 import type { ApiRegistry } from '../api-registry.js';
 import type { UserInfo } from '../authentication/user-info.js';
 import type { Rendering } from '../http/respond.js';
@@ -37,9 +38,7 @@ export function isDryRun(query: URLSearchParams): boolean {
   return values.length > 0;
 }
 
+/** An int64 query parameter as upstream converts it (a 400 with Go's strconv error when it is not one). */
 export function intParam(query: URLSearchParams, name: string): number | undefined {
-  const v = query.get(name);
-  if (v === null || v === '') return undefined;
-  if (!/^-?\d+$/.test(v)) throw badRequest(`invalid value for ${name}: "${v}": must be an integer`);
-  return Number(v);
+  return int64Param(query, name);
 }

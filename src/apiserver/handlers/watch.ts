@@ -4,9 +4,10 @@ import { apiVersionOf } from '../../api/resource-info.js';
 import { ApiError, internalError } from '../../machinery/api-error.js';
 import { contentTypeOf } from '../http/respond.js';
 import { watchObjects, type WatchEventType } from '../registry/watch.js';
+import { parseListOptions, validateListOptions } from '../../machinery/query/options.js';
 import { selectionFrom } from '../selection.js';
 import { renderWatchObject } from './render.js';
-import { intParam, type RequestScope } from './scope.js';
+import type { RequestScope } from './scope.js';
 
 export interface WatchSettings {
   /** Upper bound for a watch without timeoutSeconds (upstream: random in [30, 60) minutes). */
@@ -21,12 +22,13 @@ export interface WatchSettings {
  */
 export async function handleWatch(scope: RequestScope, settings: WatchSettings): Promise<void> {
   const { query, res } = scope;
+  const opts = parseListOptions(query);
+  validateListOptions(opts, true, false);
   const selection = selectionFrom(query, scope.store.strategy, scope.info.name || undefined);
   const rendering = scope.rendering;
-  const bookmarks = query.get('allowWatchBookmarks') === 'true';
-  const requested = intParam(query, 'timeoutSeconds');
-  const timeoutSeconds =
-    requested && requested > 0 ? requested : settings.minRequestTimeoutSeconds * (1 + Math.random());
+  const bookmarks = opts.allowWatchBookmarks;
+  // as upstream: no timeout or 0 picks one in [min, 2·min); a negative one ends the watch at once
+  const timeoutSeconds = opts.timeoutSeconds ? Math.max(opts.timeoutSeconds, 0) : settings.minRequestTimeoutSeconds * (1 + Math.random());
 
   const controller = new AbortController();
   const abort = () => controller.abort();
@@ -37,7 +39,7 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
   res.writeHead(200, { 'Content-Type': contentTypeOf(rendering), 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
 
-  let lastRv = query.get('resourceVersion') ?? '';
+  let lastRv = opts.resourceVersion ?? '';
   let first = true;
   const sendLine = async (line: string) => {
     if (res.writableEnded || res.destroyed) return;
@@ -54,7 +56,7 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
 
   try {
     const events = watchObjects(scope.store, scope.info.namespace, {
-      resourceVersion: query.get('resourceVersion') ?? undefined,
+      resourceVersion: opts.resourceVersion,
       filter: selection.filter,
       signal: controller.signal,
     });

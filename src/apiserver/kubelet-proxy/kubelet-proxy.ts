@@ -4,6 +4,15 @@ import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { ApiError, serviceUnavailable } from '../../machinery/api-error.js';
 import type { ApiRegistry } from '../api-registry.js';
+import {
+  kubeletLogQuery,
+  kubeletPortForwardQuery,
+  kubeletStreamQuery,
+  parsePodLogOptions,
+  parsePodStreamOptions,
+  parsePortForwardPorts,
+  validatePodLogOptions,
+} from '../../machinery/query/pod-options.js';
 import { containerFor, locateKubelet } from './locate-kubelet.js';
 
 /** The API server's client identity towards kubelets. */
@@ -12,7 +21,6 @@ export interface KubeletClientTls {
   keyPem: string;
 }
 
-const LOG_PARAMS = ['follow', 'previous', 'sinceSeconds', 'sinceTime', 'timestamps', 'tailLines', 'limitBytes', 'insecureSkipTLSVerifyBackend'];
 const KUBELET_PATHS: Record<string, string> = { exec: 'exec', attach: 'attach', portforward: 'portForward' };
 
 /**
@@ -28,10 +36,11 @@ export class KubeletProxy {
 
   /** GET pods/{name}/log: streams the kubelet's /containerLogs answer through. */
   async log(namespace: string, name: string, query: URLSearchParams, res: ServerResponse, signal: AbortSignal): Promise<void> {
+    const opts = parsePodLogOptions(query);
+    validatePodLogOptions(opts, name);
     const target = await locateKubelet(this.registry, namespace, name);
-    const container = containerFor(target.pod, query.get('container'));
-    const q = new URLSearchParams();
-    for (const p of LOG_PARAMS) if (query.has(p)) q.set(p, query.get(p)!);
+    const container = containerFor(target.pod, opts.container ?? null);
+    const q = kubeletLogQuery(opts);
     const path = `/containerLogs/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/${encodeURIComponent(container)}${q.size ? `?${q}` : ''}`;
     await new Promise<void>((resolve, reject) => {
       const req = https.request(
@@ -53,11 +62,15 @@ export class KubeletProxy {
    * SPDY); replay the request to the kubelet and splice the two connections.
    */
   async upgrade(namespace: string, name: string, subresource: string, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-    const target = await locateKubelet(this.registry, namespace, name);
     const url = new URL(req.url ?? '/', 'https://apiserver');
+    // the options are read as the API server reads them, then sent on in the kubelet's own form
+    const isPortForward = subresource === 'portforward';
+    const streamOpts = isPortForward ? undefined : parsePodStreamOptions(url.searchParams);
+    const query = streamOpts ? kubeletStreamQuery(streamOpts, subresource === 'exec') : kubeletPortForwardQuery(parsePortForwardPorts(url.searchParams));
+    const target = await locateKubelet(this.registry, namespace, name);
     const kubeletPath = KUBELET_PATHS[subresource];
-    const container = subresource === 'portforward' ? '' : `/${encodeURIComponent(containerFor(target.pod, url.searchParams.get('container')))}`;
-    const path = `/${kubeletPath}/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}${container}${url.search}`;
+    const container = streamOpts ? `/${encodeURIComponent(containerFor(target.pod, streamOpts.container ?? null))}` : '';
+    const path = `/${kubeletPath}/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}${container}${query.size ? `?${query}` : ''}`;
     const upstream = tls.connect({ host: target.host, port: target.port, cert: this.clientTls.certPem, key: this.clientTls.keyPem, rejectUnauthorized: false });
     await new Promise<void>((resolve, reject) => {
       upstream.once('secureConnect', () => resolve());

@@ -1,5 +1,7 @@
 import { createReadStream, existsSync, readFileSync, statSync, watch } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { ApiError } from '../../machinery/api-error.js';
+import { parsePodLogOptions, validatePodLogOptions } from '../../machinery/query/pod-options.js';
 import { parseCriLogLine } from '../runtime/process/cri-log-writer.js';
 
 export interface LogOptions {
@@ -10,17 +12,46 @@ export interface LogOptions {
   limitBytes?: number;
 }
 
-export function parseLogOptions(q: URLSearchParams): LogOptions {
-  const tail = q.get('tailLines') ?? q.get('tail');
-  const sinceSeconds = q.get('sinceSeconds');
-  const sinceTime = q.get('sinceTime');
-  const limit = q.get('limitBytes');
+/** Why the kubelet refused a log query: upstream answers 400 or 422 with a fixed JSON-ish text. */
+export class LogQueryError extends Error {
+  override readonly name = 'LogQueryError';
+  constructor(readonly code: 400 | 422, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * The kubelet's `/containerLogs` query, read as upstream's kubelet reads it:
+ * PodLogOptions through the parameter codec (`tail` is the old name of
+ * `tailLines`, `tail=all` means no limit), then validated.
+ */
+export function parseLogOptions(query: URLSearchParams): LogOptions & { previous: boolean } {
+  const q = new URLSearchParams(query);
+  const tail = q.get('tail');
+  if (tail) {
+    if (tail === 'all') q.delete('tailLines');
+    else q.set('tailLines', tail);
+  }
+  let o;
+  try {
+    o = parsePodLogOptions(q);
+  } catch (err) {
+    if (ApiError.is(err)) throw new LogQueryError(400, '{"message": "Unable to decode query."}');
+    throw err;
+  }
+  try {
+    validatePodLogOptions(o, '');
+  } catch (err) {
+    if (ApiError.is(err)) throw new LogQueryError(422, '{"message": "Invalid request."}');
+    throw err;
+  }
   return {
-    follow: q.get('follow') === 'true' || q.get('follow') === '1',
-    tailLines: tail !== null && tail !== '' && Number(tail) >= 0 ? Number(tail) : undefined,
-    timestamps: q.get('timestamps') === 'true',
-    sinceTime: sinceTime ? new Date(sinceTime) : sinceSeconds ? new Date(Date.now() - Number(sinceSeconds) * 1000) : undefined,
-    limitBytes: limit ? Number(limit) : undefined,
+    follow: o.follow,
+    previous: o.previous,
+    tailLines: o.tailLines,
+    timestamps: o.timestamps,
+    sinceTime: o.sinceTime ?? (o.sinceSeconds !== undefined ? new Date(Date.now() - o.sinceSeconds * 1000) : undefined),
+    limitBytes: o.limitBytes,
   };
 }
 

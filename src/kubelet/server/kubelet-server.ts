@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { MetricsRegistry } from '../../machinery/metrics/registry.js';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
-import { parseLogOptions, streamLogs } from './container-logs.js';
+import { LogQueryError, parseLogOptions, streamLogs } from './container-logs.js';
 import type { StreamingServer } from './streaming-server.js';
 
 /** Where a container's log lives; undefined if the pod or container is unknown here. */
@@ -76,10 +76,17 @@ export class KubeletServer {
       if (parts[0] === 'metrics') return text(res, 200, this.opts.metrics.render(), 'text/plain; version=0.0.4; charset=utf-8');
       if (parts[0] === 'pods' && parts.length === 1) return text(res, 200, JSON.stringify(this.opts.pods()), 'application/json');
       if (parts[0] === 'containerLogs' && (parts.length === 3 || parts.length === 4) && req.method === 'GET') {
-        const found = this.opts.locateLog(parts[1], parts[2], parts[3], url.searchParams.get('previous') === 'true');
+        let opts;
+        try {
+          opts = parseLogOptions(url.searchParams);
+        } catch (err) {
+          if (err instanceof LogQueryError) return text(res, err.code, `${err.message}\n`);
+          throw err;
+        }
+        const found = this.opts.locateLog(parts[1], parts[2], parts[3], opts.previous);
         if (!found) return text(res, 404, `pod ${parts[1]}/${parts[2]} not found on this node\n`);
         if ('error' in found) return text(res, 400, `${found.error}\n`);
-        return await streamLogs(found.path, parseLogOptions(url.searchParams), res, found.running);
+        return await streamLogs(found.path, opts, res, found.running);
       }
       if (['exec', 'attach', 'portForward'].includes(parts[0])) return text(res, 400, `${parts[0]} needs an upgrade to a streaming protocol (WebSocket or SPDY/3.1)\n`);
       if (parts[0] === 'run') return text(res, 501, 'run is not implemented by this kubelet\n');

@@ -1,12 +1,11 @@
+import { kubeletStreamOptions } from '../../machinery/query/pod-options.js';
 import type { ContainerStreams, StreamOptions } from '../runtime/runtime.js';
 import { Channel, decodeChannel, encodeChannel, exitStatus, failureStatus, parseTerminalSize, type TerminalSize } from './stream-channel.js';
 import type { WebSocketConnection } from './websocket/websocket-connection.js';
 
-/** The query of an exec or attach request (`command` repeats, one per argv element). */
+/** The kubelet's `/exec` and `/attach` query, as upstream's remotecommand reads it (`input`, `output`, `error`, `tty` are "1" or off). */
 export function parseStreamOptions(q: URLSearchParams): StreamOptions & { command: string[] } {
-  const flag = (k: string) => q.get(k) === 'true' || q.get(k) === '1';
-  const tty = flag('tty');
-  return { command: q.getAll('command'), stdin: flag('stdin'), stdout: flag('stdout'), stderr: flag('stderr') && !tty, tty };
+  return kubeletStreamOptions(q);
 }
 
 /**

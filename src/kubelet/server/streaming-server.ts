@@ -48,7 +48,7 @@ export class StreamingServer {
     if ('code' in target) return reject(socket, target.code, target.message);
     const opts = parseStreamOptions(url.searchParams);
     if (kind === 'exec' && opts.command.length === 0) return reject(socket, 400, 'you must specify at least one command for the container');
-    if (!opts.stdin && !opts.stdout && !opts.stderr) return reject(socket, 400, 'you must specify at least one of stdin, stdout, stderr');
+    if (!opts.stdin && !opts.stdout && !opts.stderr) return reject(socket, 400, 'you must specify at least 1 of stdin, stdout, stderr');
     const open = (o: { initialSize?: TerminalSize }) => (kind === 'exec' ? this.runtime.exec(target.id, opts.command, { ...opts, ...o }) : this.runtime.attach(target.id, { ...opts, ...o }));
     if (isWebSocketRequest(req)) {
       const ws = WebSocketConnection.accept(req, socket, head, REMOTE_COMMAND_PROTOCOLS);
