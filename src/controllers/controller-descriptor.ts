@@ -7,6 +7,37 @@ import type { MetricsRegistry } from '../machinery/metrics/registry.js';
 /** Makes an event recorder reporting as `component` (e.g. `deployment-controller`). */
 export type EventRecorderFactory = (component: string) => EventRecorder;
 
+/** Tunables of kube-controller-manager's flags that controllers read (upstream's defaults). */
+export interface ControllerConfig {
+  /** `--node-monitor-period`: how often the node lifecycle controller checks nodes. */
+  nodeMonitorPeriodMs: number;
+  /** `--node-monitor-grace-period`: a node silent this long turns Ready=Unknown. */
+  nodeMonitorGracePeriodMs: number;
+  /** `--node-startup-grace-period`: the same for a node that never posted status. */
+  nodeStartupGracePeriodMs: number;
+  /** `--node-eviction-rate`: nodes per second per zone whose pods may be evicted. */
+  nodeEvictionRate: number;
+  /** `--secondary-node-eviction-rate`: the rate in a partially disrupted large zone. */
+  secondaryNodeEvictionRate: number;
+  /** `--large-cluster-size-threshold`: zones bigger than this keep evicting at the secondary rate. */
+  largeClusterSizeThreshold: number;
+  /** `--unhealthy-zone-threshold`: the share of not-ready nodes that makes a zone partially disrupted. */
+  unhealthyZoneThreshold: number;
+  /** `--terminated-pod-gc-threshold`: terminated pods kept before the pod GC deletes the oldest. */
+  terminatedPodGCThreshold: number;
+}
+
+export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = {
+  nodeMonitorPeriodMs: 5_000,
+  nodeMonitorGracePeriodMs: 40_000,
+  nodeStartupGracePeriodMs: 60_000,
+  nodeEvictionRate: 0.1,
+  secondaryNodeEvictionRate: 0.01,
+  largeClusterSizeThreshold: 50,
+  unhealthyZoneThreshold: 0.55,
+  terminatedPodGCThreshold: 12_500,
+};
+
 /** What the controller manager hands every controller it starts. */
 export interface ControllerContext {
   /** Shared by all controllers of the process (one connection pool and rate limiter). */
@@ -23,6 +54,13 @@ export interface ControllerContext {
   metrics: MetricsRegistry;
   /** Aborts when leadership is lost or the process stops. */
   signal: AbortSignal;
+  /** Flag-driven tunables; unset means DEFAULT_CONTROLLER_CONFIG. */
+  config?: Partial<ControllerConfig>;
+}
+
+/** The context's tunables with upstream's defaults filled in. */
+export function controllerConfig(ctx: Pick<ControllerContext, 'config'>): ControllerConfig {
+  return { ...DEFAULT_CONTROLLER_CONFIG, ...ctx.config };
 }
 
 /**

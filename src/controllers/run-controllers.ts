@@ -4,7 +4,7 @@ import { SharedInformerFactory } from '../client/cache/shared-informer-factory.j
 import { EventRecorder } from '../client/events/event-recorder.js';
 import type { Logger } from '../machinery/logger.js';
 import type { MetricsRegistry } from '../machinery/metrics/registry.js';
-import type { ControllerDescriptor } from './controller-descriptor.js';
+import type { ControllerConfig, ControllerDescriptor } from './controller-descriptor.js';
 
 export interface RunControllersOptions {
   /** Shared by the informers. */
@@ -21,6 +21,8 @@ export interface RunControllersOptions {
   host?: string;
   /** Default resync of the shared informers in ms (0: none). */
   resyncPeriod?: number;
+  /** Tunables from the controller manager's flags. */
+  config?: Partial<ControllerConfig>;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function runControllers(o: RunControllersOptions, signal: AbortSign
     };
     logger.info('starting controller');
     try {
-      await c.start({ client, informers, eventRecorder, logger, metrics: o.metrics, signal });
+      await c.start({ client, informers, eventRecorder, logger, metrics: o.metrics, signal, config: o.config });
     } catch (err) {
       logger.error('controller failed', { error: err instanceof Error ? err.stack : String(err) });
     }

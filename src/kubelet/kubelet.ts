@@ -26,6 +26,8 @@ export interface KubeletOptions {
   runtime: Runtime;
   node: Omit<NodeConfig, 'runtimeVersion' | 'kubeletPort'>;
   rootDir: string;
+  /** The node Lease's duration (default 40 s), renewed every quarter of it as upstream. */
+  leaseDurationSeconds?: number;
   /** HTTPS port of the kubelet server (0: any free port, reported in the Node). */
   port: number;
   bindAddress: string;
@@ -120,7 +122,14 @@ export class Kubelet {
       return { ...m, internalIP: hostIP };
     }, logger });
     const node: Node = await reporter.register(signal);
-    const lease = new LeaseRenewer({ client, nodeName, nodeUid: node.metadata?.uid, logger });
+    const lease = new LeaseRenewer({
+      client,
+      nodeName,
+      nodeUid: node.metadata?.uid,
+      logger,
+      leaseDurationSeconds: this.opts.leaseDurationSeconds,
+      renewIntervalMs: this.opts.leaseDurationSeconds ? this.opts.leaseDurationSeconds * 250 : undefined,
+    });
 
     // static pods run from files; the API server only holds their mirrors, which are never run themselves
     const mirrors = new MirrorPods({

@@ -1,5 +1,6 @@
 import type { ApiRegistry } from '../api-registry.js';
 import type { AdmissionPlugin } from './admission.js';
+import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { Priority } from './priority.js';
 
@@ -20,4 +21,5 @@ export type AdmissionPluginFactory = (deps: AdmissionDeps) => AdmissionPlugin;
 export const ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
   (deps) => new NamespaceLifecycle(() => deps.registry.namespaces),
   (deps) => new Priority(() => deps.registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!),
+  () => new DefaultTolerationSeconds(),
 ];

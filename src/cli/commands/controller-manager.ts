@@ -1,5 +1,7 @@
 import { hostname } from 'node:os';
-import type { ComponentCommand } from '../command.js';
+import type { ComponentCommand, FlagValues } from '../command.js';
+import type { ControllerConfig } from '../../controllers/controller-descriptor.js';
+import { InvalidDurationError, parseDuration } from '../../machinery/duration.js';
 import { CLIENT_FLAGS, clientFromFlags, healthFlags, healthPort, LEADER_GAUGE, leaderElectionFlags, runWhileLeading } from '../component-runtime.js';
 import { UsageError } from '../flags.js';
 import { DaemonServer } from '../../machinery/daemon-server.js';
@@ -7,6 +9,34 @@ import { MetricsRegistry } from '../../machinery/metrics/registry.js';
 import { loadControllers } from '../../controllers/load-controllers.js';
 import { selectControllers, UnknownControllerError } from '../../controllers/controller-selection.js';
 import { runControllers } from '../../controllers/run-controllers.js';
+
+function durationFlag(flags: FlagValues, name: string): number {
+  try {
+    return parseDuration(String(flags[name]));
+  } catch (err) {
+    if (err instanceof InvalidDurationError) throw new UsageError(`invalid --${name}: ${err.message}`);
+    throw err;
+  }
+}
+
+function numberFlag(flags: FlagValues, name: string): number {
+  const n = Number(flags[name]);
+  if (!Number.isFinite(n) || n < 0) throw new UsageError(`invalid --${name} ${JSON.stringify(flags[name])}, want a number >= 0`);
+  return n;
+}
+
+function controllerConfigFromFlags(flags: FlagValues): ControllerConfig {
+  return {
+    nodeMonitorPeriodMs: durationFlag(flags, 'node-monitor-period'),
+    nodeMonitorGracePeriodMs: durationFlag(flags, 'node-monitor-grace-period'),
+    nodeStartupGracePeriodMs: durationFlag(flags, 'node-startup-grace-period'),
+    nodeEvictionRate: numberFlag(flags, 'node-eviction-rate'),
+    secondaryNodeEvictionRate: numberFlag(flags, 'secondary-node-eviction-rate'),
+    largeClusterSizeThreshold: numberFlag(flags, 'large-cluster-size-threshold'),
+    unhealthyZoneThreshold: numberFlag(flags, 'unhealthy-zone-threshold'),
+    terminatedPodGCThreshold: numberFlag(flags, 'terminated-pod-gc-threshold'),
+  };
+}
 
 /** kube-controller-manager's secure port; here plain HTTP for health and metrics. */
 const DEFAULT_HEALTH_PORT = 10257;
@@ -18,6 +48,14 @@ export const command: ComponentCommand = {
   flags: {
     ...CLIENT_FLAGS,
     controllers: { type: 'string', default: '*', description: 'comma-separated controllers: "*" all on by default, "foo" enables foo, "-foo" disables foo' },
+    'node-monitor-period': { type: 'string', default: '5s', description: 'how often the node lifecycle controller checks node health' },
+    'node-monitor-grace-period': { type: 'string', default: '40s', description: 'how long a node may go without a heartbeat before it is marked Ready=Unknown' },
+    'node-startup-grace-period': { type: 'string', default: '1m0s', description: 'the same for a node that never posted its status' },
+    'node-eviction-rate': { type: 'string', default: '0.1', description: 'nodes per second per zone whose pods may be evicted (NoExecute taints added)' },
+    'secondary-node-eviction-rate': { type: 'string', default: '0.01', description: 'that rate in a partially disrupted zone larger than --large-cluster-size-threshold' },
+    'large-cluster-size-threshold': { type: 'string', default: '50', description: 'zones with more nodes keep evicting at the secondary rate when partially disrupted' },
+    'unhealthy-zone-threshold': { type: 'string', default: '0.55', description: 'share of not-ready nodes (at least 3) that makes a zone partially disrupted' },
+    'terminated-pod-gc-threshold': { type: 'string', default: '12500', description: 'terminated pods kept before the pod garbage collector deletes the oldest (0: no limit)' },
     ...leaderElectionFlags('kube-system/kube-controller-manager'),
     ...healthFlags(DEFAULT_HEALTH_PORT),
   },
@@ -31,6 +69,7 @@ export const command: ComponentCommand = {
       if (err instanceof UnknownControllerError) throw new UsageError(err.message);
       throw err;
     }
+    const config = controllerConfigFromFlags(flags);
     const client = clientFromFlags(flags, ctx, 'controller-manager');
     const metrics = new MetricsRegistry();
     const leaderGauge = metrics.gauge(...LEADER_GAUGE);
@@ -39,7 +78,7 @@ export const command: ComponentCommand = {
     logger.info('controller manager started', { healthPort: port, controllers: selected.map((c) => c.name) });
     // each controller writes through its own client and rate limit, as upstream's client builder gives them
     const clients = new Map(selected.map((c) => [c.name, clientFromFlags(flags, ctx, `controller-manager/${c.name}`)]));
-    const run = (signal: AbortSignal) => runControllers({ client, clientFor: (name) => clients.get(name) ?? client, controllers: selected, logger, metrics, host: hostname() }, signal);
+    const run = (signal: AbortSignal) => runControllers({ client, clientFor: (name) => clients.get(name) ?? client, controllers: selected, logger, metrics, host: hostname(), config }, signal);
     try {
       const lease = { namespace: 'kube-system', name: 'kube-controller-manager' };
       await runWhileLeading({ flags, client, lease, logger, gauge: leaderGauge, signal: ctx.signal, lead: run });

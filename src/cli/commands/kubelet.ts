@@ -21,6 +21,12 @@ function labels(s: string): Record<string, string> {
 }
 
 /** The kubeconfig's CA as PEM text, if it names one. */
+function leaseSeconds(s: string): number {
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`invalid --node-lease-duration-seconds ${JSON.stringify(s)}, want a whole number of seconds >= 1`);
+  return n;
+}
+
 function caOf(ca: string | Buffer | undefined): string | undefined {
   return ca === undefined ? undefined : ca.toString();
 }
@@ -45,6 +51,7 @@ export const command: ComponentCommand = {
     'pod-cidr': { type: 'string', default: '', description: 'pod CIDR reported in the node spec' },
     'client-ca-file': { type: 'string', default: '', description: 'CA whose client certificates may call the kubelet server (default: the CA of the kubeconfig)' },
     'pod-manifest-path': { type: 'string', default: '', description: 'directory (or file) of static pod manifests (default <root-dir>/manifests)' },
+    'node-lease-duration-seconds': { type: 'string', default: '40', description: 'duration of the node Lease; the kubelet renews it every quarter of that (upstream: 40 s, renewed every 10 s)' },
     'keep-pods': { type: 'boolean', default: false, description: 'inside skiff server: leave pods running on stop, for the next start to adopt (standalone kubelets always do)' },
   },
   async run(flags, ctx) {
@@ -76,6 +83,7 @@ export const command: ComponentCommand = {
       metrics,
       logger: ctx.logger,
       nodeIP: str('node-ip') || undefined,
+      leaseDurationSeconds: leaseSeconds(str('node-lease-duration-seconds')),
       node: {
         nodeName,
         labels: labels(str('node-labels')),

@@ -1,0 +1,29 @@
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
+import { Controller } from '../../client/controller/controller.js';
+import type { ControllerDescriptor } from '../controller-descriptor.js';
+import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { NODES, PODS, TaintEvictionReconciler } from './taint-eviction-reconciler.js';
+
+export const controller: ControllerDescriptor = {
+  name: 'taint-eviction-controller',
+  async start(ctx) {
+    const pods = ctx.informers.forResource<Pod>(PODS);
+    const nodes = ctx.informers.forResource<Node>(NODES);
+    const reconciler = new TaintEvictionReconciler({ client: ctx.client, pods: pods.lister, nodes: nodes.lister, recorder: ctx.eventRecorder('taint-eviction-controller') });
+    const podKeysOn = (node: Node): string[] =>
+      pods.lister
+        .list()
+        .filter((p) => p.spec?.nodeName === node.metadata?.name)
+        .map((p) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`);
+    const c = new Controller({
+      name: 'taint_eviction_controller',
+      workers: 4,
+      metrics: ctx.metrics,
+      reconciler: instrumentedReconciler('taint-eviction-controller', reconciler, ctx.metrics),
+      onError: (key, err) => ctx.logger.warn('evicting a pod failed', { pod: key, error: err instanceof Error ? err.message : String(err) }),
+    })
+      .watches(pods, { enqueue: 'self' })
+      .watches(nodes, { enqueue: (node) => ((node.spec?.taints ?? []).some((t) => t.effect === 'NoExecute') ? podKeysOn(node) : []) });
+    await c.run(ctx.signal);
+  },
+};
