@@ -1,0 +1,290 @@
+import { mkdirSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { dialPort } from '../dial-port.js';
+import {
+  RuntimeError, type ContainerConfig, type ContainerState, type ContainerStatus, type ContainerStreams, type ExecResult,
+  type PodSandboxConfig, type PodSandboxStatus, type Runtime, type RuntimeVersion,
+} from '../runtime.js';
+import { CriClient, CriError, type CriMessage } from './cri-client.js';
+
+const NAMESPACE_POD = 0;
+const NAMESPACE_CONTAINER = 1;
+const SANDBOX_READY = 0;
+const CONTAINER_STATES: ContainerState[] = ['Created', 'Running', 'Exited', 'Unknown'];
+/** Where the kubelet remembers a container's sandbox (ContainerStatus does not carry it). */
+const SANDBOX_ANNOTATION = 'skiff.io/pod-sandbox-id';
+
+interface CriSandbox { id: string; metadata?: { name: string; uid: string; namespace: string }; state: number; createdAt: number; labels: Record<string, string> }
+interface CriContainerStatus {
+  id: string; metadata?: { name: string; attempt: number }; state: number; createdAt: number; startedAt: number; finishedAt: number;
+  exitCode: number; image?: { image: string }; imageRef: string; reason: string; message: string; labels: Record<string, string>;
+  annotations: Record<string, string>; logPath: string;
+}
+
+const fromNanos = (ns: number): Date | undefined => (ns > 0 ? new Date(Math.floor(ns / 1e6)) : undefined);
+
+export interface CriRuntimeOptions {
+  /** How often container states are polled to announce changes (CRI 1.6 runtimes have no event stream). */
+  pollIntervalMs?: number;
+}
+
+/**
+ * The kubelet's Runtime over CRI (containerd, CRI-O): sandboxes and
+ * containers are the runtime's, the kubelet only asks. Container state
+ * changes are found by polling ListContainers, which is one cheap call.
+ */
+export class CriRuntime implements Runtime {
+  private readonly listeners: ((s: ContainerStatus) => void)[] = [];
+  private readonly sandboxIPs = new Map<string, string>();
+  private readonly poller = new AbortController();
+  private polling?: Promise<void>;
+
+  private constructor(
+    private readonly client: CriClient,
+    private readonly versionInfo: RuntimeVersion,
+    private readonly opts: CriRuntimeOptions,
+  ) {}
+
+  /** Connects and asks the runtime its name and version (kept for the node status and container IDs). */
+  static async connect(endpoint: string, opts: CriRuntimeOptions = {}): Promise<CriRuntime> {
+    const client = new CriClient(endpoint);
+    try {
+      const v = await client.runtime('Version', { version: 'v1' }, 10_000);
+      return new CriRuntime(client, { runtimeName: String(v.runtimeName), runtimeVersion: String(v.runtimeVersion) }, opts);
+    } catch (err) {
+      client.close();
+      throw err;
+    }
+  }
+
+  get cri(): CriClient {
+    return this.client;
+  }
+
+  version(): RuntimeVersion {
+    return this.versionInfo;
+  }
+
+  onContainerEvent(listener: (status: ContainerStatus) => void): void {
+    this.listeners.push(listener);
+    this.polling ??= this.poll(this.poller.signal);
+  }
+
+  async close(): Promise<void> {
+    this.poller.abort();
+    await this.polling;
+    this.client.close();
+  }
+
+  async runPodSandbox(config: PodSandboxConfig): Promise<PodSandboxStatus> {
+    mkdirSync(config.logDirectory, { recursive: true });
+    const res = await this.translate('CreatePodSandboxError', this.client.runtime('RunPodSandbox', { config: this.sandboxConfig(config) }, 4 * 60_000));
+    const id = String(res.podSandboxId);
+    const status = await this.sandboxStatus(id);
+    if (!status) throw new RuntimeError('CreatePodSandboxError', `pod sandbox ${id} vanished after creation`);
+    return status;
+  }
+
+  private sandboxConfig(config: PodSandboxConfig): object {
+    return {
+      metadata: { name: config.name, uid: config.uid, namespace: config.namespace, attempt: 0 },
+      hostname: config.hostname,
+      logDirectory: config.logDirectory,
+      labels: { ...config.labels, 'io.kubernetes.pod.uid': config.uid, 'io.kubernetes.pod.name': config.name, 'io.kubernetes.pod.namespace': config.namespace },
+      linux: { securityContext: { namespaceOptions: { network: NAMESPACE_POD, pid: NAMESPACE_CONTAINER, ipc: NAMESPACE_POD } } },
+    };
+  }
+
+  private async sandboxStatus(id: string): Promise<PodSandboxStatus | undefined> {
+    try {
+      const res = await this.client.runtime('PodSandboxStatus', { podSandboxId: id });
+      const s = res.status as CriSandbox & { network?: { ip: string } };
+      const ip = s.network?.ip || undefined;
+      if (ip) this.sandboxIPs.set(id, ip);
+      return this.toSandbox(s);
+    } catch (err) {
+      if (err instanceof CriError && err.notFound) return undefined;
+      throw err;
+    }
+  }
+
+  private toSandbox(s: CriSandbox): PodSandboxStatus {
+    return {
+      id: s.id, podUid: s.metadata?.uid ?? s.labels['io.kubernetes.pod.uid'] ?? '', state: s.state === SANDBOX_READY ? 'Ready' : 'NotReady',
+      ip: this.sandboxIPs.get(s.id), createdAt: fromNanos(s.createdAt) ?? new Date(0),
+    };
+  }
+
+  async stopPodSandbox(id: string): Promise<void> {
+    await this.ignoreNotFound(this.client.runtime('StopPodSandbox', { podSandboxId: id }));
+  }
+
+  async removePodSandbox(id: string): Promise<void> {
+    await this.stopPodSandbox(id);
+    await this.ignoreNotFound(this.client.runtime('RemovePodSandbox', { podSandboxId: id }));
+    this.sandboxIPs.delete(id);
+  }
+
+  async listPodSandboxes(): Promise<PodSandboxStatus[]> {
+    const res = await this.client.runtime('ListPodSandbox', {});
+    const items = res.items as CriSandbox[];
+    // the IP is only in the sandbox's status: ask once per ready sandbox this kubelet has not seen yet
+    for (const s of items) if (s.state === SANDBOX_READY && !this.sandboxIPs.has(s.id)) await this.sandboxStatus(s.id);
+    return items.map((s) => this.toSandbox(s));
+  }
+
+  async createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {
+    if (config.argv.length === 0 && !config.image) throw new RuntimeError('CreateContainerError', `container ${config.name} has no image and no command`);
+    const sandbox = (await this.client.runtime('ListPodSandbox', { filter: { id: sandboxId } })).items as CriSandbox[];
+    if (!sandbox[0]) throw new RuntimeError('CreateContainerError', `pod sandbox ${sandboxId} not found`);
+    await this.ensureImage(config.image);
+    mkdirSync(dirname(config.logPath), { recursive: true });
+    const meta = sandbox[0].metadata!;
+    const limits: Record<string, number> = {};
+    if (config.memoryLimit) limits.memoryLimitInBytes = config.memoryLimit;
+    if (config.cpuLimitMillis) Object.assign(limits, { cpuPeriod: 100_000, cpuQuota: config.cpuLimitMillis * 100 });
+    const res = await this.translate('CreateContainerError', this.client.runtime('CreateContainer', {
+      podSandboxId: sandboxId,
+      config: {
+        metadata: { name: config.name, attempt: config.attempt },
+        image: { image: config.image },
+        command: config.argv,
+        workingDir: config.workingDir ?? '',
+        envs: Object.entries(config.env).map(([key, value]) => ({ key, value })),
+        mounts: config.mounts.map((m) => ({ containerPath: m.containerPath, hostPath: m.hostPath, readonly: m.readOnly ?? false })),
+        labels: { ...config.labels, 'io.kubernetes.container.name': config.name },
+        annotations: { [SANDBOX_ANNOTATION]: sandboxId },
+        logPath: basename(config.logPath),
+        stdin: config.stdin ?? false,
+        stdinOnce: config.stdinOnce ?? false,
+        linux: { resources: limits, securityContext: { namespaceOptions: { network: NAMESPACE_POD, pid: NAMESPACE_CONTAINER, ipc: NAMESPACE_POD } } },
+      },
+      // the runtime joins the log directory from this config with the container's logPath
+      sandboxConfig: { ...this.sandboxConfig({ uid: meta.uid, name: meta.name, namespace: meta.namespace, hostname: '', logDirectory: dirname(config.logPath) }) },
+    }));
+    return String(res.containerId);
+  }
+
+  /** Pulls the image when the runtime does not have it yet. */
+  private async ensureImage(image: string): Promise<void> {
+    const status = await this.client.image('ImageStatus', { image: { image } });
+    if (status.image) return;
+    await this.translate('CreateContainerError', this.client.image('PullImage', { image: { image } }));
+  }
+
+  async startContainer(id: string): Promise<void> {
+    await this.translate('RunContainerError', this.client.runtime('StartContainer', { containerId: id }));
+  }
+
+  async stopContainer(id: string, timeoutSeconds: number): Promise<void> {
+    await this.ignoreNotFound(this.client.runtime('StopContainer', { containerId: id, timeout: timeoutSeconds }, (timeoutSeconds + 60) * 1000));
+  }
+
+  async removeContainer(id: string): Promise<void> {
+    await this.ignoreNotFound(this.client.runtime('RemoveContainer', { containerId: id }));
+  }
+
+  async listContainers(filter?: { sandboxId?: string }): Promise<ContainerStatus[]> {
+    const res = await this.client.runtime('ListContainers', { filter: { podSandboxId: filter?.sandboxId ?? '' } });
+    const out: ContainerStatus[] = [];
+    for (const c of res.containers as { id: string }[]) {
+      try {
+        out.push(await this.containerStatus(c.id));
+      } catch (err) {
+        if (!(err instanceof RuntimeError && err.reason === 'NotFound')) throw err;
+      }
+    }
+    return out;
+  }
+
+  async containerStatus(id: string): Promise<ContainerStatus> {
+    let res: CriMessage;
+    try {
+      res = await this.client.runtime('ContainerStatus', { containerId: id });
+    } catch (err) {
+      if (err instanceof CriError && err.notFound) throw new RuntimeError('NotFound', `container ${id} not found`);
+      throw err;
+    }
+    const s = res.status as CriContainerStatus;
+    const state = CONTAINER_STATES[s.state] ?? 'Unknown';
+    const exited = state === 'Exited';
+    return {
+      id: s.id, sandboxId: s.annotations[SANDBOX_ANNOTATION] ?? '', name: s.metadata?.name ?? '', attempt: s.metadata?.attempt ?? 0,
+      image: s.image?.image ?? '', state, createdAt: fromNanos(s.createdAt) ?? new Date(0), startedAt: fromNanos(s.startedAt),
+      finishedAt: exited ? fromNanos(s.finishedAt) : undefined,
+      ...(exited ? { exitCode: s.exitCode, reason: s.reason || (s.exitCode === 0 ? 'Completed' : 'Error') } : {}),
+      ...(s.message ? { message: s.message } : {}),
+      logPath: s.logPath, labels: s.labels,
+    };
+  }
+
+  async execSync(id: string, argv: string[], timeoutMs: number): Promise<ExecResult> {
+    const timeout = Math.max(1, Math.ceil(timeoutMs / 1000));
+    const res = await this.translate('RunContainerError', this.client.runtime('ExecSync', { containerId: id, cmd: argv, timeout }, timeoutMs + 10_000));
+    return { exitCode: Number(res.exitCode), stdout: (res.stdout as Buffer).toString(), stderr: (res.stderr as Buffer).toString() };
+  }
+
+  exec(): Promise<ContainerStreams> {
+    return Promise.reject(new RuntimeError('RunContainerError', 'exec through the CRI streaming server is not supported yet'));
+  }
+
+  attach(): Promise<ContainerStreams> {
+    return Promise.reject(new RuntimeError('RunContainerError', 'attach through the CRI streaming server is not supported yet'));
+  }
+
+  /** The host reaches every pod on its own IP, so a port-forward is a plain connection to it. */
+  async portForward(podSandboxId: string, port: number): Promise<NodeJS.ReadWriteStream & { destroy(): void }> {
+    const ip = this.sandboxIPs.get(podSandboxId) ?? (await this.sandboxStatus(podSandboxId))?.ip;
+    if (!ip) throw new RuntimeError('NotFound', `pod sandbox ${podSandboxId} has no IP`);
+    return dialPort(ip, port);
+  }
+
+  /** Announces every container whose state changed since the last look. */
+  private async poll(signal: AbortSignal): Promise<void> {
+    const seen = new Map<string, number>();
+    let first = true;
+    while (!signal.aborted) {
+      try {
+        const res = await this.client.runtime('ListContainers', {}, 10_000);
+        const now = new Map((res.containers as { id: string; state: number }[]).map((c) => [c.id, c.state]));
+        for (const [id, state] of now) {
+          if (!first && seen.get(id) !== state) {
+            const status = await this.containerStatus(id).catch(() => undefined);
+            if (status) for (const l of this.listeners) l(status);
+          }
+        }
+        seen.clear();
+        for (const [id, state] of now) seen.set(id, state);
+        first = false;
+      } catch {
+        // the runtime is restarting; the next round sees what changed meanwhile
+      }
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(t);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const t = setTimeout(done, this.opts.pollIntervalMs ?? 500);
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+
+  private async translate(reason: 'CreateContainerError' | 'RunContainerError' | 'CreatePodSandboxError', p: Promise<CriMessage>): Promise<CriMessage> {
+    try {
+      return await p;
+    } catch (err) {
+      if (err instanceof CriError) throw new RuntimeError(err.notFound ? 'NotFound' : reason, err.details);
+      throw err;
+    }
+  }
+
+  private async ignoreNotFound(p: Promise<CriMessage>): Promise<void> {
+    try {
+      await p;
+    } catch (err) {
+      if (!(err instanceof CriError && err.notFound)) throw err;
+    }
+  }
+}
