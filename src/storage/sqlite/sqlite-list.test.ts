@@ -10,9 +10,8 @@ after(() => temp.cleanup());
 const total = 10_000;
 const value = new Uint8Array(1000).fill(1);
 
-/** Lists the whole prefix in pages at one revision; returns the items and the time taken. */
-async function listPaged(storage: SqliteStorage, prefix: string, limit: number): Promise<{ kvs: KeyValue[]; ms: number; pages: number }> {
-  const started = performance.now();
+/** Lists the whole prefix in pages at one revision. */
+async function listPaged(storage: SqliteStorage, prefix: string, limit: number): Promise<{ kvs: KeyValue[]; pages: number }> {
   const kvs: KeyValue[] = [];
   let revision: number | undefined;
   let pages = 0;
@@ -25,7 +24,7 @@ async function listPaged(storage: SqliteStorage, prefix: string, limit: number):
     if (!page.more) break;
     startAfter = page.kvs.at(-1)!.key;
   }
-  return { kvs, ms: performance.now() - started, pages };
+  return { kvs, pages };
 }
 
 describe('SqliteStorage lists', () => {
@@ -40,23 +39,15 @@ describe('SqliteStorage lists', () => {
   });
   after(() => storage.close());
 
-  it('pages through 10,000 keys in linear time', async () => {
+  it('pages through 10,000 keys: every key once, in order, in 20 pages', async () => {
+    // The cost per page (an index seek from the continue key, never a scan
+    // from the prefix) is fixed by the query's INDEXED BY plan and measured by
+    // `npm run bench -- apiserver`; a test asserting wall time would be flaky.
     const full = await storage.list('/pods/ns/');
     assert.equal(full.kvs.length, total);
-    // Warm up, then take the best of three to damp scheduling noise on a shared machine.
-    const times = { full: Infinity, paged: Infinity };
-    for (let i = 0; i < 3; i++) {
-      const t = performance.now();
-      await storage.list('/pods/ns/');
-      times.full = Math.min(times.full, performance.now() - t);
-      const paged = await listPaged(storage, '/pods/ns/', 500);
-      assert.equal(paged.pages, 20);
-      assert.deepEqual(paged.kvs.map((kv) => kv.key), full.kvs.map((kv) => kv.key));
-      times.paged = Math.min(times.paged, paged.ms);
-    }
-    // A scan from the start of the prefix per page would cost ~10x a full list (20 pages, half the keys on average).
-    assert.ok(times.paged < times.full * 4 + 20, `paged ${times.paged.toFixed(1)} ms vs full ${times.full.toFixed(1)} ms`);
-    assert.ok(times.full < 250, `full list of 10,000 keys took ${times.full.toFixed(1)} ms`);
+    const paged = await listPaged(storage, '/pods/ns/', 500);
+    assert.equal(paged.pages, 20);
+    assert.deepEqual(paged.kvs.map((kv) => kv.key), full.kvs.map((kv) => kv.key));
   });
 
   it('returns the latest value of each key, sorted', async () => {
