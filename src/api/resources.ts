@@ -45,6 +45,9 @@ export const RESOURCES: readonly ResourceInfo[] = [
     { kind: 'PersistentVolume', resource: 'persistentvolumes', namespaced: false, shortNames: ['pv'], subresources: ['status'] },
     { kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims', namespaced: true, shortNames: ['pvc'], subresources: ['status'] },
   ]),
+  ...group('apiextensions.k8s.io', 'v1', [
+    { kind: 'CustomResourceDefinition', resource: 'customresourcedefinitions', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] },
+  ]),
   ...group('apps', 'v1', [
     { kind: 'Deployment', resource: 'deployments', namespaced: true, shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'] },
     { kind: 'ReplicaSet', resource: 'replicasets', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'] },
@@ -72,7 +75,18 @@ export const RESOURCES: readonly ResourceInfo[] = [
 ];
 
 /** Group names in the order discovery lists them (core first). */
-export const GROUP_ORDER = ['', 'apps', 'events.k8s.io', 'batch', 'coordination.k8s.io', 'discovery.k8s.io', 'policy', 'rbac.authorization.k8s.io', 'scheduling.k8s.io'];
+export const GROUP_ORDER = [
+  '',
+  'apps',
+  'events.k8s.io',
+  'batch',
+  'coordination.k8s.io',
+  'discovery.k8s.io',
+  'policy',
+  'rbac.authorization.k8s.io',
+  'scheduling.k8s.io',
+  'apiextensions.k8s.io',
+];
 
 export function findResource(group: string, version: string, resource: string): ResourceInfo | undefined {
   return RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);

@@ -7,6 +7,7 @@ import { ApiError, badRequest, internalError, methodNotAllowed, notFound } from 
 import type { Logger } from '../machinery/logger.js';
 import type { Storage } from '../storage/storage.js';
 import { ApiRegistry } from './api-registry.js';
+import { runCrdController } from './apiextensions/crd-controller.js';
 import { aggregatedDiscovery } from './discovery/aggregated.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery/legacy.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
@@ -74,6 +75,7 @@ export class ApiServer {
   private readonly clock: () => Date;
   private readonly kubelets: KubeletProxy;
   private readonly pipeline: RequestPipeline;
+  private controllers: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? (() => new Date());
@@ -110,6 +112,8 @@ export class ApiServer {
       this.server.once('error', reject);
       this.server.listen(this.opts.port, this.opts.bindAddress, () => resolve());
     });
+    const crds = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
+    this.controllers = runCrdController({ store: crds, logger: this.opts.logger, signal: this.stopping.signal, now: this.clock });
     return (this.server.address() as AddressInfo).port;
   }
 
@@ -124,6 +128,7 @@ export class ApiServer {
     await closed;
     clearInterval(sweep);
     clearTimeout(timer);
+    await this.controllers;
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {

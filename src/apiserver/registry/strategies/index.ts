@@ -1,5 +1,6 @@
 import type { ResourceInfo } from '../../../api/resource-info.js';
 import type { Storage } from '../../../storage/storage.js';
+import { crdStrategy } from '../../apiextensions/crd-strategy.js';
 import { defaultStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import {
@@ -44,6 +45,8 @@ export function strategyFor(info: ResourceInfo, deps: StrategyDeps): Strategy {
       return persistentVolumeClaimStrategy(info);
     case 'jobs.batch':
       return jobStrategy(info);
+    case 'customresourcedefinitions.apiextensions.k8s.io':
+      return crdStrategy(info);
     case 'events.events.k8s.io':
       return defaultStrategy(info, { allowCreateOnUpdate: true });
     default:
