@@ -14,6 +14,7 @@ import { definitionPrefix, DEFINITION_REF_PREFIX, type Definitions, type GroupVe
 export const SCHEMA_MODULES = [
   'meta/v1',
   'core/v1',
+  'apiextensions/v1',
   'apps/v1',
   'batch/v1',
   'autoscaling/v1',
@@ -52,6 +53,28 @@ const INT64_FIELDS = new Set([
 ]);
 
 const DATE_TIME_ALIASES = new Set(['Time', 'MicroTime']);
+
+const FREE_FORM_ALIASES = new Set(['JSON', 'JSONSchemaPropsOrArray', 'JSONSchemaPropsOrBool', 'JSONSchemaPropsOrStringArray']);
+
+/** Fields upstream has that kubernetes-types leaves out (names it cannot spell). */
+const EXTRA_PROPERTIES: Record<string, Record<string, OpenApiSchema>> = {
+  JSONSchemaProps: {
+    'x-kubernetes-embedded-resource': { type: 'boolean' },
+    'x-kubernetes-int-or-string': { type: 'boolean' },
+    'x-kubernetes-list-map-keys': { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'atomic' },
+    'x-kubernetes-list-type': { type: 'string' },
+    'x-kubernetes-map-type': { type: 'string' },
+    'x-kubernetes-preserve-unknown-fields': { type: 'boolean' },
+    'x-kubernetes-validations': {
+      type: 'array',
+      items: { $ref: `${DEFINITION_REF_PREFIX}io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule` },
+      'x-kubernetes-list-map-keys': ['rule'],
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-patch-merge-key': 'rule',
+      'x-kubernetes-patch-strategy': 'merge',
+    },
+  },
+};
 
 export class SchemaGenerationError extends Error {
   constructor(
@@ -125,6 +148,8 @@ export function generateDefinitions(root = kubernetesTypesDir()): Definitions {
 
   const declarationSchema = (decl: TypeDeclaration): OpenApiSchema => {
     const description = docComment(decl);
+    // apiextensions' JSON and JSONSchemaPropsOr*: any JSON value, published without a type as upstream does
+    if (FREE_FORM_ALIASES.has(decl.name.text)) return withDescription({}, description);
     if (ts.isTypeAliasDeclaration(decl)) {
       if (decl.type.kind !== ts.SyntaxKind.StringKeyword) throw new SchemaGenerationError('only string aliases are supported', decl.name.text);
       return withDescription({ type: 'string', ...(DATE_TIME_ALIASES.has(decl.name.text) ? { format: 'date-time' } : {}) }, description);
@@ -139,6 +164,7 @@ export function generateDefinitions(root = kubernetesTypesDir()): Definitions {
       if (!member.questionToken) required.push(name);
       if (ts.isLiteralTypeNode(member.type) && ts.isStringLiteral(member.type.literal)) literals[name] = member.type.literal.text;
     }
+    Object.assign(properties, EXTRA_PROPERTIES[decl.name.text] ?? {});
     const schema: OpenApiSchema = withDescription({ type: 'object' }, description);
     if (Object.keys(properties).length) schema.properties = properties;
     if (required.length) schema.required = required;

@@ -53,6 +53,8 @@ export function definitionPrefix(module: string): string {
       return 'io.k8s.apimachinery.pkg.api.resource';
     case 'util/intstr':
       return 'io.k8s.apimachinery.pkg.util.intstr';
+    case 'apiextensions/v1':
+      return 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1';
     default:
       return `io.k8s.api.${module.replace('/', '.')}`;
   }

@@ -78,14 +78,21 @@ function check(value: unknown, schema: OpenApiSchema, path: string, defs: Defini
         if (err) return err;
       }
       return undefined;
-    default: {
-      if (typeof value !== 'object' || Array.isArray(value)) return fail();
-      for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-        const prop = s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-        const err = prop ? check(v, prop, s.properties?.[key] ? `${path}.${key}` : path, defs) : undefined;
-        if (err) return err;
-      }
-      return undefined;
-    }
+    case undefined:
+      // a schema without a type (apiextensions' JSON) holds any value
+      if (!s.properties && !s.additionalProperties) return undefined;
+      return checkObject(value, s, path, defs, fail);
+    default:
+      return checkObject(value, s, path, defs, fail);
   }
+}
+
+function checkObject(value: unknown, s: OpenApiSchema, path: string, defs: Definitions, fail: () => string): string | undefined {
+  if (typeof value !== 'object' || Array.isArray(value)) return fail();
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const prop = s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    const err = prop ? check(v, prop, s.properties?.[key] ? `${path}.${key}` : path, defs) : undefined;
+    if (err) return err;
+  }
+  return undefined;
 }
