@@ -55,9 +55,13 @@ export class JobReconciler implements Reconciler {
   async reconcile(key: string): Promise<ReconcileResult | void> {
     const { namespace = '', name } = splitMetaNamespaceKey(key);
     const cached = this.o.jobs.namespace(namespace).get(name);
-    if (!cached) {
-      this.o.expectations.forget(key);
-      this.backoff.forget(key);
+    if (!cached || cached.metadata?.deletionTimestamp) {
+      // a Job that is gone (or going) no longer counts its pods: release them so they can go too
+      await this.releaseOrphanPods(namespace, name, cached);
+      if (!cached) {
+        this.o.expectations.forget(key);
+        this.backoff.forget(key);
+      }
       return;
     }
     const podLister = this.o.pods.namespace(namespace);
@@ -246,6 +250,21 @@ export class JobReconciler implements Reconciler {
     }
     status.uncountedTerminatedPods = {};
     return { failJob };
+  }
+
+  /**
+   * Removes the tracking finalizer from the pods a deleted Job controlled (or
+   * controls while being deleted), as upstream's orphan pod handling does;
+   * otherwise they would stay Terminating forever.
+   */
+  private async releaseOrphanPods(namespace: string, name: string, job: Job | undefined): Promise<void> {
+    const pods = this.o.pods.namespace(namespace).list().filter((p) => {
+      if (!p.metadata?.finalizers?.includes(JOB_TRACKING_FINALIZER)) return false;
+      const ref = p.metadata.ownerReferences?.find((r) => r.controller === true);
+      if (!ref || ref.kind !== 'Job' || ref.name !== name) return false;
+      return !job || ref.uid === job.metadata?.uid;
+    });
+    await Promise.all(pods.map((p) => this.removeFinalizer(p)));
   }
 
   private async removeFinalizer(pod: Pod): Promise<void> {

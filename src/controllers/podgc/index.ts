@@ -1,0 +1,35 @@
+import type { Job } from 'kubernetes-types/batch/v1.js';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
+import { waitForCacheSync } from '../../client/cache/wait-for-cache-sync.js';
+import { sleep } from '../../client/flowcontrol/sleep.js';
+import { controllerConfig, type ControllerDescriptor } from '../controller-descriptor.js';
+import { JOBS, NODES, PODS, PodGC } from './pod-gc.js';
+
+/** Upstream's gcCheckPeriod. */
+const GC_PERIOD_MS = 20_000;
+
+export const controller: ControllerDescriptor = {
+  name: 'podgc',
+  async start(ctx) {
+    const pods = ctx.informers.forResource<Pod>(PODS);
+    const nodes = ctx.informers.forResource<Node>(NODES);
+    const jobs = ctx.informers.forResource<Job>(JOBS);
+    const gc = new PodGC({
+      client: ctx.client,
+      pods: pods.lister,
+      nodes: nodes.lister,
+      jobs: jobs.lister,
+      logger: ctx.logger,
+      terminatedPodThreshold: controllerConfig(ctx).terminatedPodGCThreshold,
+    });
+    if (!(await waitForCacheSync(ctx.signal, pods, nodes, jobs))) return;
+    while (!ctx.signal.aborted) {
+      try {
+        await gc.gc(ctx.signal);
+      } catch (err) {
+        if (!ctx.signal.aborted) ctx.logger.warn('pod garbage collection failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+      await sleep(GC_PERIOD_MS, ctx.signal);
+    }
+  },
+};
