@@ -79,6 +79,32 @@ describe('server-side apply with the real kubectl', () => {
     assert.match(await k.ok(['get', 'deployment', 'web', '-n', NS, '-o', 'yaml', '--show-managed-fields']), /manager: kubectl\n\s+operation: Apply/);
   });
 
+  it('a pod created by apply gets spec.priority from its PriorityClass, as one created by create', async () => {
+    await k.ok(['apply', '--server-side', '-f', '-'], {
+      input: 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata:\n  name: ssa-high\nvalue: 4242\npreemptionPolicy: Never\n',
+    });
+    const pod = (name: string) => `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+  namespace: ${NS}
+spec:
+  priorityClassName: ssa-high
+  containers:
+  - name: c
+    image: busybox
+`;
+    await k.ok(['create', '-f', '-'], { input: pod('created') });
+    await k.ok(['apply', '--server-side', '-f', '-'], { input: pod('applied') });
+    const priority = async (name: string) => k.ok(['get', 'pod', name, '-n', NS, '-o', 'jsonpath={.spec.priority} {.spec.preemptionPolicy}']);
+    assert.equal(await priority('created'), '4242 Never');
+    assert.equal(await priority('applied'), '4242 Never');
+    // a class that does not exist refuses the pod either way, and nothing is stored
+    const missing = pod('missing').replace('ssa-high', 'no-such-class');
+    assert.match(await k.fails(['apply', '--server-side', '-f', '-'], { input: missing }), /pods "missing" is forbidden: no PriorityClass with name no-such-class was found/);
+    assert.match(await k.fails(['get', 'pod', 'missing', '-n', NS]), /NotFound|not found/);
+  });
+
   it('refuses a second manager changing an owned field, until it forces', async () => {
     const err = await k.fails(['apply', '--server-side', '--field-manager=other', '-f', '-'], { input: deployment(3) });
     assert.match(err, /Apply failed with 1 conflict: conflict with "kubectl": \.spec\.replicas/);
