@@ -10,6 +10,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   informer: () => import('./informer.js'),
   watch: () => import('./watch.js'),
   podstartup: () => import('./podstartup.js'),
+  testing: () => import('./testing.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

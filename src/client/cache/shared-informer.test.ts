@@ -1,7 +1,9 @@
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
-import { FakeApiServer } from '../testing/fake-api-server.js';
+import { FaultProxy } from '../../testing/fault-proxy.js';
+import { TestObjects } from '../../testing/objects.js';
+import { startTestApiServer, type TestApiServer } from '../../testing/test-api-server.js';
 import { waitFor } from '../testing/wait-for.js';
 import { Client } from '../rest/client.js';
 import { listWatcherFor } from './list-watcher.js';
@@ -12,13 +14,16 @@ import { waitForCacheSync } from './wait-for-cache-sync.js';
 import { metaNamespaceKey } from './store.js';
 
 const CMS = { group: '', version: 'v1', resource: 'configmaps' };
-const COLLECTION = '/configmaps';
-let server: FakeApiServer;
+let api: TestApiServer;
+let server: FaultProxy;
+let objects: TestObjects;
 let client: Client;
 let ac: AbortController;
 
 beforeEach(async () => {
-  server = new FakeApiServer();
+  api = await startTestApiServer({ namespaces: ['a'], bookmarkIntervalMs: 3_600_000 });
+  objects = new TestObjects(api.client);
+  server = new FaultProxy(api);
   client = new Client({ server: await server.start(), qps: -1 });
   ac = new AbortController();
 });
@@ -26,7 +31,12 @@ afterEach(async () => {
   ac.abort();
   client.close();
   await server.close();
+  await api.stop();
 });
+
+/** Writes as another client would: not through the proxy, so not among `server.requests`. */
+const put = (obj: ConfigMap) => objects.put(CMS, obj);
+const currentResourceVersion = async () => String(await api.storage.currentRevision());
 
 const cm = (ns: string, name: string, data: Record<string, string> = {}): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: ns, name }, data });
 
@@ -49,10 +59,10 @@ function informer(options: { resyncPeriod?: number } = {}): SharedIndexInformer<
 }
 
 const cacheKeys = (i: SharedIndexInformer<ConfigMap>): string[] => i.indexer.listKeys().sort();
-const serverKeys = (): string[] => server.stored(COLLECTION).map((o) => metaNamespaceKey(o)).sort();
+const serverKeys = async (): Promise<string[]> => (await objects.list<ConfigMap>(CMS)).map((o) => metaNamespaceKey(o)).sort();
 
 test('paged initial list, then live events; late handlers get synthetic adds; objects are frozen', async () => {
-  for (let i = 0; i < 5; i++) server.put(COLLECTION, cm('a', `c${i}`));
+  for (let i = 0; i < 5; i++) await put(cm('a', `c${i}`));
   const inf = informer();
   const notes: Note[] = [];
   inf.addEventHandler(recorder(notes));
@@ -61,7 +71,7 @@ test('paged initial list, then live events; late handlers get synthetic adds; ob
   assert.equal(notes.filter((n) => n.endsWith('initial')).length, 5);
   const lists = server.requests.filter((r) => r.url.searchParams.get('watch') === null);
   assert.deepEqual(lists.map((r) => r.url.searchParams.get('limit')), ['2', '2', '2']);
-  assert.deepEqual(cacheKeys(inf), serverKeys());
+  assert.deepEqual(cacheKeys(inf), await serverKeys());
 
   const cms = client.resource<ConfigMap>(CMS).namespace('a');
   await cms.create(cm('a', 'new'));
@@ -85,18 +95,20 @@ test('paged initial list, then live events; late handlers get synthetic adds; ob
 });
 
 test('a dropped watch resumes from the last resourceVersion without relisting', async () => {
-  server.put(COLLECTION, cm('a', 'x'));
+  await put(cm('a', 'x'));
   const inf = informer();
   const notes: Note[] = [];
   inf.addEventHandler(recorder(notes));
   const run = inf.run(ac.signal);
   await inf.whenSynced(ac.signal);
   await waitFor(() => server.watcherCount() === 1, 'watch');
-  const written = server.put(COLLECTION, cm('a', 'y'));
+  const written = await put(cm('a', 'y'));
   await waitFor(() => inf.lastSyncResourceVersion() === written.metadata?.resourceVersion, 'event applied');
   const watchesBefore = server.watchesStarted;
+  const release = server.hold((r) => r.url.searchParams.get('watch') === 'true');
   server.dropWatches();
-  server.put(COLLECTION, cm('a', 'z')); // happens while disconnected; replayed from history
+  await put(cm('a', 'z')); // happens while disconnected; replayed from history
+  release();
   await waitFor(() => server.watchesStarted > watchesBefore, 'rewatch');
   const rewatch = server.requests.filter((r) => r.url.searchParams.get('watch') === 'true').at(-1)!;
   assert.equal(rewatch.url.searchParams.get('resourceVersion'), written.metadata?.resourceVersion);
@@ -106,38 +118,41 @@ test('a dropped watch resumes from the last resourceVersion without relisting', 
   assert.deepEqual(notes, ['add a/x initial', 'add a/y', 'add a/z']);
 
   server.sendBookmark();
-  await waitFor(() => inf.lastSyncResourceVersion() === server.resourceVersion, 'bookmark recorded');
+  const current = await currentResourceVersion();
+  await waitFor(() => inf.lastSyncResourceVersion() === current, 'bookmark recorded');
   ac.abort();
   await run;
 });
 
 test('410 after compaction relists; objects deleted meanwhile become tombstones with last known state', async () => {
-  server.put(COLLECTION, cm('a', 'keep'));
-  server.put(COLLECTION, cm('a', 'gone', { v: 'last' }));
+  await put(cm('a', 'keep'));
+  await put(cm('a', 'gone', { v: 'last' }));
   const inf = informer();
   const notes: Note[] = [];
   inf.addEventHandler(recorder(notes));
   const run = inf.run(ac.signal);
   await inf.whenSynced(ac.signal);
   await waitFor(() => server.watcherCount() === 1, 'watch');
-  // All synchronous on the server side: the informer cannot observe the delete.
+  // The rewatch waits until all of this is done: the informer cannot observe the delete.
+  const release = server.hold((r) => r.url.searchParams.get('watch') === 'true');
   server.dropWatches();
-  server.erase(COLLECTION, 'a', 'gone');
-  server.put(COLLECTION, cm('a', 'added-meanwhile'));
-  server.compact();
+  await objects.erase(CMS, 'a', 'gone');
+  await put(cm('a', 'added-meanwhile'));
+  await api.compact();
+  release();
   await waitFor(() => notes.some((n) => n.startsWith('tombstone')), 'tombstone');
   await waitFor(() => inf.indexer.getByKey('a/added-meanwhile') !== undefined, 'relisted');
   assert.ok(notes.includes('tombstone a/gone last'));
   assert.ok(notes.includes('update a/keep '));
   assert.ok(notes.includes('add a/added-meanwhile'));
-  assert.deepEqual(cacheKeys(inf), serverKeys());
+  assert.deepEqual(cacheKeys(inf), await serverKeys());
   assert.equal(server.requests.filter((r) => r.url.searchParams.get('watch') === null).length, 2, 'one relist');
   ac.abort();
   await run;
 });
 
 test('list failures are retried with backoff until synced', async () => {
-  server.put(COLLECTION, cm('a', 'x'));
+  await put(cm('a', 'x'));
   server.failNext((r) => r.url.searchParams.get('watch') === null, new (await import('../../machinery/api-error.js')).ApiError(503, 'ServiceUnavailable', 'later'), { times: 2 });
   const errors: unknown[] = [];
   const inf = new SharedIndexInformer<ConfigMap>({
@@ -152,7 +167,7 @@ test('list failures are retried with backoff until synced', async () => {
 });
 
 test('resync replays cached objects as updates', async () => {
-  server.put(COLLECTION, cm('a', 'x'));
+  await put(cm('a', 'x'));
   const inf = informer();
   const notes: Note[] = [];
   inf.addEventHandler(recorder(notes), { resyncPeriod: 20 });
@@ -163,7 +178,7 @@ test('resync replays cached objects as updates', async () => {
 });
 
 test('factory shares one informer per resource; waitForCacheSync; shutdown awaits', async () => {
-  server.put(COLLECTION, cm('a', 'x'));
+  await put(cm('a', 'x'));
   const factory = new SharedInformerFactory(client, { namespace: 'a' });
   const i1 = factory.forResource<ConfigMap>(CMS);
   const i2 = factory.forResource<ConfigMap>(CMS);

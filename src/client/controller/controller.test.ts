@@ -1,7 +1,8 @@
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConfigMap, Pod } from 'kubernetes-types/core/v1.js';
-import { FakeApiServer } from '../testing/fake-api-server.js';
+import { TestObjects } from '../../testing/objects.js';
+import { startTestApiServer, type TestApiServer } from '../../testing/test-api-server.js';
 import { waitFor } from '../testing/wait-for.js';
 import { Client } from '../rest/client.js';
 import { SharedInformerFactory } from '../cache/shared-informer-factory.js';
@@ -10,25 +11,25 @@ import { Controller } from './controller.js';
 import { TerminalError } from './reconciler.js';
 import { ownedBy } from './owned-by.js';
 
-let server: FakeApiServer;
+let api: TestApiServer;
 let client: Client;
 let ac: AbortController;
 beforeEach(async () => {
-  server = new FakeApiServer();
-  client = new Client({ server: await server.start(), qps: -1 });
+  api = await startTestApiServer({ namespaces: ['a'] });
+  client = api.client;
   ac = new AbortController();
 });
 afterEach(async () => {
   ac.abort();
-  client.close();
-  await server.close();
+  await api.stop();
 });
 
 const CMS = { group: '', version: 'v1', resource: 'configmaps' };
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 
 test('results map to queue actions: error retries, terminal drops, requeueAfter repeats, success forgets', async () => {
-  for (const n of ['ok', 'flaky', 'bad', 'again']) server.put('/configmaps', { metadata: { namespace: 'a', name: n } });
+  const objects = new TestObjects(api.client);
+  for (const n of ['ok', 'flaky', 'bad', 'again']) await objects.put(CMS, { metadata: { namespace: 'a', name: n } });
   const calls: string[] = [];
   let flaky = 0;
   let again = 0;
@@ -83,10 +84,11 @@ test('ownedBy enqueues the controlling owner; stop waits for in-flight reconcile
   const run = controller.run(ac.signal);
   const ref = (kind: string, name: string, controllerRef = true) => ({ apiVersion: 'apps/v1', kind, name, uid: 'u', controller: controllerRef });
   const pods = client.resource<Pod>(PODS).namespace('a');
-  await pods.create({ metadata: { name: 'p1', ownerReferences: [ref('ReplicaSet', 'rs1')] } });
-  await pods.create({ metadata: { name: 'p2', ownerReferences: [ref('ReplicaSet', 'rs2', false)] } });
-  await pods.create({ metadata: { name: 'p3', ownerReferences: [ref('StatefulSet', 'ss')] } });
-  await pods.create({ metadata: { name: 'p4', ownerReferences: [ref('ReplicaSet', 'slow')] } });
+  const spec = { containers: [{ name: 'c', image: 'i' }] };
+  await pods.create({ metadata: { name: 'p1', ownerReferences: [ref('ReplicaSet', 'rs1')] }, spec });
+  await pods.create({ metadata: { name: 'p2', ownerReferences: [ref('ReplicaSet', 'rs2', false)] }, spec });
+  await pods.create({ metadata: { name: 'p3', ownerReferences: [ref('StatefulSet', 'ss')] }, spec });
+  await pods.create({ metadata: { name: 'p4', ownerReferences: [ref('ReplicaSet', 'slow')] }, spec });
   await waitFor(() => seen.includes('a/slow'), 'slow reconcile started');
   assert.ok(seen.includes('a/rs1'));
   assert.ok(!seen.includes('a/rs2') && !seen.includes('a/ss'));

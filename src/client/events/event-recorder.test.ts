@@ -1,36 +1,46 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Event, Pod } from 'kubernetes-types/core/v1.js';
-import { FakeApiServer } from '../testing/fake-api-server.js';
+import { FaultProxy } from '../../testing/fault-proxy.js';
+import { TestObjects } from '../../testing/objects.js';
+import { startTestApiServer, type TestApiServer } from '../../testing/test-api-server.js';
 import { Client } from '../rest/client.js';
 import { EventRecorder } from './event-recorder.js';
 import { SpamFilter } from './spam-filter.js';
 
-let server: FakeApiServer;
+let api: TestApiServer;
+let server: FaultProxy;
 let client: Client;
 before(async () => {
-  server = new FakeApiServer();
+  api = await startTestApiServer({ namespaces: ['ns'] });
+  server = new FaultProxy(api);
   client = new Client({ server: await server.start(), qps: -1 });
 });
 after(async () => {
   client.close();
   await server.close();
+  await api.stop();
 });
 
+const EVENTS = { group: '', version: 'v1', resource: 'events' };
+
 const pod = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', uid: `uid-${name}` } });
-const events = (): Event[] => server.stored('/events') as unknown as Event[];
+const events = (): Promise<Event[]> => new TestObjects(api.client).list<Event>(EVENTS);
 
 test('records in the background, aggregates identical events, names like upstream', async () => {
   let now = Date.parse('2024-05-01T10:00:00Z');
   const rec = new EventRecorder({ client, component: 'test-controller', host: 'node-1', now: () => now });
+  // the recorder's writes wait at the proxy while we look: event() must have returned without them
+  const release = server.hold((r) => r.url.pathname.includes('/events'));
   rec.event(pod('web'), 'Normal', 'Scheduled', 'assigned to n1');
-  assert.equal(events().length, 0, 'event() does not wait for the API');
+  assert.equal((await events()).length, 0, 'event() does not wait for the API');
+  release();
   await rec.flush();
   now += 5000;
   rec.event(pod('web'), 'Normal', 'Scheduled', 'assigned to n1');
   rec.event(pod('web'), 'Warning', 'Failed', 'boom');
   await rec.flush();
-  const all = events().sort((a, b) => (a.reason! < b.reason! ? -1 : 1));
+  const all = (await events()).sort((a, b) => (a.reason! < b.reason! ? -1 : 1));
   assert.equal(all.length, 2);
   const [failed, scheduled] = all;
   assert.equal(scheduled.count, 2);
@@ -45,13 +55,13 @@ test('records in the background, aggregates identical events, names like upstrea
   assert.ok(server.requests.some((r) => r.method === 'PATCH' && r.url.pathname.startsWith('/api/v1/namespaces/ns/events/web.')));
 
   // The aggregated event was deleted on the server: the next repeat creates a new one.
-  server.erase('/events', 'ns', scheduled.metadata!.name!);
+  await new TestObjects(api.client).erase(EVENTS, 'ns', scheduled.metadata!.name!);
   rec.event(pod('web'), 'Normal', 'Scheduled', 'assigned to n1');
   await rec.stop();
-  assert.equal(events().filter((e) => e.reason === 'Scheduled').length, 1);
+  assert.equal((await events()).filter((e) => e.reason === 'Scheduled').length, 1);
   rec.event(pod('web'), 'Normal', 'Ignored', 'after stop');
   await rec.flush();
-  assert.equal(events().filter((e) => e.reason === 'Ignored').length, 0);
+  assert.equal((await events()).filter((e) => e.reason === 'Ignored').length, 0);
 });
 
 test('per-object spam filter: burst 25, then one per refill interval', async () => {
@@ -68,7 +78,7 @@ test('per-object spam filter: burst 25, then one per refill interval', async () 
   const rec = new EventRecorder({ client, component: 'spam', spamFilter: { burst: 3 } });
   for (let i = 0; i < 10; i++) rec.event(pod('noisy'), 'Normal', 'R', `m${i}`);
   await rec.flush();
-  assert.equal(events().filter((e) => e.involvedObject.name === 'noisy').length, 3);
+  assert.equal((await events()).filter((e) => e.involvedObject.name === 'noisy').length, 3);
 });
 
 test('similar events (same object, type, reason) beyond 10 distinct messages are combined into one', async () => {
@@ -80,7 +90,7 @@ test('similar events (same object, type, reason) beyond 10 distinct messages are
   }
   rec.event(pod('chatty'), 'Warning', 'Other', 'different reason'); // not similar: its own event
   await rec.flush();
-  const mine = events().filter((e) => e.involvedObject.name === 'chatty');
+  const mine = (await events()).filter((e) => e.involvedObject.name === 'chatty');
   const backoff = mine.filter((e) => e.reason === 'BackOff');
   // Nine individual events, then one combined event counting the other sixteen.
   assert.equal(backoff.length, 10);
@@ -95,5 +105,5 @@ test('similar events (same object, type, reason) beyond 10 distinct messages are
   now += 11 * 60_000;
   rec.event(pod('chatty'), 'Warning', 'BackOff', 'restart late');
   await rec.stop();
-  assert.ok(events().some((e) => e.message === 'restart late' && e.count === 1));
+  assert.ok((await events()).some((e) => e.message === 'restart late' && e.count === 1));
 });

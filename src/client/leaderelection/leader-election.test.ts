@@ -1,22 +1,29 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
-import { FakeApiServer } from '../testing/fake-api-server.js';
+import { FaultProxy } from '../../testing/fault-proxy.js';
+import { TestObjects } from '../../testing/objects.js';
+import { startTestApiServer, type TestApiServer } from '../../testing/test-api-server.js';
 import { waitFor } from '../testing/wait-for.js';
 import { Client } from '../rest/client.js';
 import { ApiError } from '../../machinery/api-error.js';
 import { LEADER_ELECTION_DEFAULTS, leaderElectionTimings, runLeaderElection, type LeaderElectionOptions } from './leader-election.js';
 
-let server: FakeApiServer;
+let api: TestApiServer;
+let server: FaultProxy;
 let client: Client;
 before(async () => {
-  server = new FakeApiServer();
+  api = await startTestApiServer();
+  server = new FaultProxy(api);
   client = new Client({ server: await server.start(), qps: -1 });
 });
 after(async () => {
   client.close();
   await server.close();
+  await api.stop();
 });
+
+const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
 
 const FAST = { leaseDurationMs: 400, renewDeadlineMs: 250, retryPeriodMs: 40 };
 
@@ -44,7 +51,7 @@ function candidate(identity: string, name: string, extra: Partial<LeaderElection
   return { ac, state, done };
 }
 
-const lease = (name: string): Lease => server.stored('coordination.k8s.io/leases').find((l) => l.metadata?.name === name) as unknown as Lease;
+const lease = async (name: string): Promise<Lease> => (await new TestObjects(api.client).list<Lease>(LEASES)).find((l) => l.metadata?.name === name)!;
 
 test('one leader at a time; release on cancel hands over with a transition', async () => {
   const a = candidate('a', 'one');
@@ -52,7 +59,7 @@ test('one leader at a time; release on cancel hands over with a transition', asy
   const b = candidate('b', 'one');
   await new Promise((r) => setTimeout(r, 150)); // several of b's retry periods
   assert.equal(b.state.leading, false);
-  const l = lease('one');
+  const l = await lease('one');
   assert.equal(l.spec?.holderIdentity, 'a');
   assert.equal(l.spec?.leaseTransitions, 0);
   assert.match(l.spec?.renewTime ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
@@ -61,8 +68,8 @@ test('one leader at a time; release on cancel hands over with a transition', asy
   assert.equal(a.state.lostSignal, true);
   assert.equal(a.state.stopped, true);
   await waitFor(() => b.state.leading, 'b takes over');
-  assert.equal(lease('one').spec?.holderIdentity, 'b');
-  assert.equal(lease('one').spec?.leaseTransitions, 1);
+  assert.equal((await lease('one')).spec?.holderIdentity, 'b');
+  assert.equal((await lease('one')).spec?.leaseTransitions, 1);
   b.ac.abort();
   await b.done;
 });
@@ -77,13 +84,13 @@ test('a leader that cannot renew within the deadline loses leadership; others ta
   server.clearFailures();
   const b = candidate('b', 'two');
   await waitFor(() => b.state.leading, 'b takes over once a lease duration passed without renew', 3000);
-  assert.equal(lease('two').spec?.leaseTransitions, 1);
+  assert.equal((await lease('two')).spec?.leaseTransitions, 1);
   b.ac.abort();
   await b.done;
 });
 
 test('an expired lease of a dead holder is taken over', async () => {
-  server.put('coordination.k8s.io/leases', {
+  await new TestObjects(api.client).put(LEASES, {
     metadata: { namespace: 'kube-system', name: 'three' },
     spec: { holderIdentity: 'dead', leaseDurationSeconds: 1, renewTime: '2020-01-01T00:00:00.000000Z', leaseTransitions: 4 },
   } as Lease);
@@ -91,7 +98,7 @@ test('an expired lease of a dead holder is taken over', async () => {
   const c = candidate('c', 'three', { onNewLeader: (id) => leaders.push(id) });
   await waitFor(() => c.state.leading, 'c takes over after observing no renew for a lease duration', 3000);
   assert.deepEqual(leaders, ['dead', 'c']);
-  assert.equal(lease('three').spec?.leaseTransitions, 5);
+  assert.equal((await lease('three')).spec?.leaseTransitions, 5);
   c.ac.abort();
   await c.done;
 });
@@ -116,7 +123,7 @@ test('defaults are upstream\'s 15 s lease, 10 s renew deadline, 2 s retry; the l
     },
   });
   await waitFor(() => leading, 'd leads');
-  assert.equal(lease('defaults').spec?.leaseDurationSeconds, 15);
+  assert.equal((await lease('defaults')).spec?.leaseDurationSeconds, 15);
   ac.abort();
   await done;
 });

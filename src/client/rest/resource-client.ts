@@ -145,7 +145,14 @@ export class ResourceClient<T extends ApiObject = ApiObject> {
       this.rest.stream({ method: 'GET', path: this.path(this.ns), query: { ...rest, watch: true }, signal });
     return {
       async *[Symbol.asyncIterator]() {
-        const res = await start();
+        let res: Awaited<ReturnType<typeof start>>;
+        try {
+          res = await start();
+        } catch (err) {
+          // aborted while connecting: the watch ends quietly, as it does once streaming
+          if (signal?.aborted) return;
+          throw err;
+        }
         yield* watchStream<T>(res, signal);
       },
     };

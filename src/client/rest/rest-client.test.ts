@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { ApiError, conflict } from '../../machinery/api-error.js';
-import { FakeApiServer } from '../testing/fake-api-server.js';
+import { FaultProxy } from '../../testing/fault-proxy.js';
+import { startTestApiServer, type TestApiServer } from '../../testing/test-api-server.js';
 import { Client } from './client.js';
 import { NetworkError } from './network-error.js';
 import { isAlreadyExists, isConflict, isGone, isNotFound, isTooManyRequests } from './error-predicates.js';
@@ -15,18 +16,23 @@ import type { WatchEvent } from './watch-event.js';
 import { waitFor } from '../testing/wait-for.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
-let server: FakeApiServer;
+let api: TestApiServer;
+let server: FaultProxy;
 let client: Client;
 
 before(async () => {
-  server = new FakeApiServer();
+  api = await startTestApiServer({ namespaces: ['crud', 'list', 'watch', 'cut', 'sub', 'retry', 'rl'], bookmarkIntervalMs: 3_600_000 });
+  server = new FaultProxy(api);
   const url = await server.start();
   client = new Client({ server: url, token: 'secret', qps: -1 }, { component: 'test' });
 });
 after(async () => {
   client.close();
   await server.close();
+  await api.stop();
 });
+
+const currentResourceVersion = async () => String(await api.storage.currentRevision());
 
 const pod = (name: string, labels: Record<string, string> = {}): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec: { containers: [{ name: 'c', image: 'i' }] } });
 
@@ -88,8 +94,9 @@ test('list pages with limit/continue and selectors; deleteCollection', async () 
 test('watch yields parsed events, including a 410 ERROR as a Status', async () => {
   const pods = client.resource<Pod>(PODS).namespace('watch');
   const ac = new AbortController();
-  const rv = server.resourceVersion;
+  const rv = await currentResourceVersion();
   const seen: WatchEvent<Pod>[] = [];
+  const started = server.watchesStarted;
   const done = (async () => {
     for await (const ev of pods.watch({ resourceVersion: rv, allowWatchBookmarks: true, signal: ac.signal })) {
       seen.push(ev);
@@ -98,14 +105,14 @@ test('watch yields parsed events, including a 410 ERROR as a Status', async () =
   })();
   await pods.create(pod('w1'));
   await pods.delete('w1');
-  await waitFor(() => server.watcherCount() > 0, 'watch to start');
+  await waitFor(() => server.watchesStarted > started, 'watch to start');
   server.sendBookmark('Pod');
   await done;
   assert.deepEqual(seen.map((e) => e.type), ['ADDED', 'DELETED', 'BOOKMARK']);
-  assert.equal(seen[2].object.metadata?.resourceVersion, server.resourceVersion);
+  assert.equal(seen[2].object.metadata?.resourceVersion, await currentResourceVersion());
   ac.abort();
 
-  server.compact();
+  await api.compact();
   const events: WatchEvent<Pod>[] = [];
   for await (const ev of pods.watch({ resourceVersion: rv })) events.push(ev);
   assert.equal(events.length, 1);
@@ -140,7 +147,8 @@ test('subresources: binding and scale', async () => {
   await pods.createSubresource('b', 'binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'b' }, target: { kind: 'Node', name: 'n1' } });
   assert.equal((await pods.get('b')).spec?.nodeName, 'n1');
   const deps = client.resource<Deployment>({ group: 'apps', version: 'v1', resource: 'deployments' }).namespace('sub');
-  await deps.create({ metadata: { name: 'd' }, spec: { replicas: 1, selector: {}, template: {} } });
+  const labels = { app: 'd' };
+  await deps.create({ metadata: { name: 'd' }, spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'c', image: 'i' }] } } } });
   const scale = await deps.getSubresource<{ spec: { replicas: number } }>('d', 'scale');
   assert.equal(scale.spec.replicas, 1);
   await deps.updateSubresource('d', 'scale', { ...scale, spec: { replicas: 4 } });

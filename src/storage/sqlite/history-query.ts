@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { WatchEvent } from '../storage.js';
 import type { LogRow } from './log-row.js';
 import { rowEvent } from './log-row.js';
-import { prefixEnd } from './key-range.js';
+import { prefixEnd } from '../key-range.js';
 
 interface HistoryParams {
   from: number;

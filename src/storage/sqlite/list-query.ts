@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { KeyValue } from '../storage.js';
 import type { LogRow } from './log-row.js';
 import { rowKeyValue } from './log-row.js';
-import { lowerBound, prefixEnd } from './key-range.js';
+import { lowerBound, prefixEnd } from '../key-range.js';
 
 type ListRow = Pick<LogRow, 'id' | 'name' | 'create_revision' | 'value'>;
 

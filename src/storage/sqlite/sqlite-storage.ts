@@ -17,9 +17,9 @@ import { HistoryQuery } from './history-query.js';
 import { ListQuery } from './list-query.js';
 import { rowEvent } from './log-row.js';
 import { openDatabase, readLastRevision } from './schema.js';
-import { WatchHub } from './watch-hub.js';
-import type { WatchSource } from './watch-stream.js';
-import { WatchStream } from './watch-stream.js';
+import { WatchHub } from '../fanout/watch-hub.js';
+import type { WatchSource } from '../fanout/watch-stream.js';
+import { WatchStream } from '../fanout/watch-stream.js';
 import { WriteBatcher } from './write-batcher.js';
 
 /** Receives the latency of each storage operation (get, list, count, create, update, delete, compact). */
