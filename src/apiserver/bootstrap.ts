@@ -2,12 +2,13 @@ import { ApiError } from '../machinery/api-error.js';
 import type { Logger } from '../machinery/logger.js';
 import { SYSTEM_PRIORITY_CLASSES } from './admission/priority.js';
 import type { ApiRegistry } from './api-registry.js';
+import { ensureBootstrapPolicy } from './authorization/rbac/ensure-bootstrap-policy.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 /**
- * What every cluster has from the start: the system namespaces and the
- * `kubernetes` Service in `default` pointing at the API server.
+ * What every cluster has from the start: the system namespaces, the default
+ * RBAC policy and the `kubernetes` Service in `default` pointing at the API server.
  */
 export async function bootstrapCluster(registry: ApiRegistry, opts: { advertiseAddress: string; port: number; logger: Logger }): Promise<void> {
   const ensure = async (what: string, create: () => Promise<unknown>) => {
@@ -23,6 +24,7 @@ export async function bootstrapCluster(registry: ApiRegistry, opts: { advertiseA
       registry.namespaces.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { dryRun: false }),
     );
   }
+  await ensureBootstrapPolicy(registry, opts.logger);
   const priorityClasses = registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!;
   for (const pc of SYSTEM_PRIORITY_CLASSES) {
     await ensure(`priorityclass/${pc.name}`, () =>

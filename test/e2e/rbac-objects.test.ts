@@ -71,6 +71,34 @@ subjects: [{kind: ServiceAccount, name: default}]
     assert.match(changed, /cannot change roleRef/);
   });
 
+  it('starts with the default policy, aggregated, and reconciles it at restart without clobbering changes', async () => {
+    const crb = await k.json<{ roleRef: { name: string }; subjects: { kind: string; name: string }[] }>(['get', 'clusterrolebinding', 'cluster-admin']);
+    assert.deepEqual(crb.subjects.map((s) => `${s.kind}/${s.name}`), ['Group/system:masters']);
+    type Rules = { rules?: { apiGroups?: string[]; resources?: string[]; verbs: string[] }[] };
+    // view ⊂ edit ⊂ admin through aggregation labels
+    const admin = await waitFor('admin to aggregate edit and view', async () => {
+      const r = await k.json<Rules>(['get', 'clusterrole', 'admin']);
+      const resources = new Set((r.rules ?? []).flatMap((x) => x.resources ?? []));
+      return resources.has('rolebindings') && resources.has('pods/exec') && resources.has('pods/log') ? r : undefined;
+    });
+    assert.ok(admin.rules?.some((r) => r.resources?.includes('metrics.k8s.io') || r.apiGroups?.includes('metrics.k8s.io')), 'metrics-server aggregated-metrics-reader joined admin');
+    // a user edit: one rule removed, one added; and an opted-out role
+    await k.ok(['patch', 'clusterrole', 'system:basic-user', '--type=json', '-p', '[{"op":"replace","path":"/rules","value":[{"apiGroups":[""],"resources":["configmaps"],"verbs":["get"]}]}]']);
+    await k.ok(['annotate', '--overwrite', 'clusterrole', 'system:heapster', 'rbac.authorization.kubernetes.io/autoupdate=false']);
+    await k.ok(['patch', 'clusterrole', 'system:heapster', '--type=json', '-p', '[{"op":"replace","path":"/rules","value":[]}]']);
+    await server.stop();
+    server = await startServer({ dataDir: server.dataDir, args: ['--disable', 'kubelet,scheduler'] });
+    k = kubectlFor(server.kubeconfig);
+    const basic = await k.json<Rules>(['get', 'clusterrole', 'system:basic-user']);
+    assert.deepEqual(basic.rules?.[0], { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }, 'the user rule stays');
+    assert.deepEqual(
+      basic.rules?.slice(1).map((r) => r.resources?.[0]).sort(),
+      ['selfsubjectaccessreviews', 'selfsubjectreviews', 'selfsubjectrulesreviews'],
+      'the missing default rules are back',
+    );
+    assert.deepEqual((await k.json<Rules>(['get', 'clusterrole', 'system:heapster'])).rules ?? [], [], 'autoupdate=false is left alone');
+  });
+
   it('aggregates ClusterRoles selected by an aggregationRule, and follows changes', async () => {
     await k.ok(['apply', '-f', '-'], {
       input: `apiVersion: rbac.authorization.k8s.io/v1
