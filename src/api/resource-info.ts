@@ -17,6 +17,9 @@ export interface ResourceInfo {
 
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
+/** Review resources (access reviews, token reviews) are only ever created, never stored. */
+export const CREATE_ONLY = ['create'];
+
 export function apiVersionOf(r: Pick<ResourceInfo, 'group' | 'version'>): string {
   return r.group ? `${r.group}/${r.version}` : r.version;
 }

@@ -1,4 +1,4 @@
-import { ALL_VERBS, type ResourceInfo } from './resource-info.js';
+import { ALL_VERBS, CREATE_ONLY, type ResourceInfo } from './resource-info.js';
 
 interface Entry {
   kind: string;
@@ -7,6 +7,7 @@ interface Entry {
   shortNames?: string[];
   categories?: string[];
   subresources?: string[];
+  verbs?: string[];
 }
 
 function group(groupName: string, version: string, entries: Entry[]): ResourceInfo[] {
@@ -21,7 +22,7 @@ function group(groupName: string, version: string, entries: Entry[]): ResourceIn
     shortNames: e.shortNames ?? [],
     categories: e.categories ?? [],
     subresources: e.subresources ?? [],
-    verbs: ALL_VERBS,
+    verbs: e.verbs ?? ALL_VERBS,
   }));
 }
 
@@ -55,6 +56,16 @@ export const RESOURCES: readonly ResourceInfo[] = [
     { kind: 'DaemonSet', resource: 'daemonsets', namespaced: true, shortNames: ['ds'], categories: ['all'], subresources: ['status'] },
     { kind: 'ControllerRevision', resource: 'controllerrevisions', namespaced: true },
   ]),
+  ...group('authentication.k8s.io', 'v1', [
+    { kind: 'SelfSubjectReview', resource: 'selfsubjectreviews', namespaced: false, verbs: CREATE_ONLY },
+    { kind: 'TokenReview', resource: 'tokenreviews', namespaced: false, verbs: CREATE_ONLY },
+  ]),
+  ...group('authorization.k8s.io', 'v1', [
+    { kind: 'LocalSubjectAccessReview', resource: 'localsubjectaccessreviews', namespaced: true, verbs: CREATE_ONLY },
+    { kind: 'SelfSubjectAccessReview', resource: 'selfsubjectaccessreviews', namespaced: false, verbs: CREATE_ONLY },
+    { kind: 'SelfSubjectRulesReview', resource: 'selfsubjectrulesreviews', namespaced: false, verbs: CREATE_ONLY },
+    { kind: 'SubjectAccessReview', resource: 'subjectaccessreviews', namespaced: false, verbs: CREATE_ONLY },
+  ]),
   ...group('batch', 'v1', [
     { kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], subresources: ['status'] },
     { kind: 'CronJob', resource: 'cronjobs', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: ['status'] },
@@ -79,6 +90,8 @@ export const GROUP_ORDER = [
   '',
   'apps',
   'events.k8s.io',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
   'batch',
   'coordination.k8s.io',
   'discovery.k8s.io',

@@ -26,6 +26,9 @@ import { ApiServerMetrics } from './metrics.js';
 import { serveOpenApi } from './openapi/serve-openapi.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { RequestPipeline, type RequestPipelineOptions } from './request-pipeline.js';
+import { reviewHandlers, type ReviewHandlers } from './reviews/index.js';
+import { handleReview } from './handlers/review.js';
+import type { Authorizer } from './authorization/authorizer.js';
 import type { UserInfo } from './authentication/user-info.js';
 import type { AdmissionAttributes } from './admission/admission.js';
 import type { ResourceInfo } from '../api/resource-info.js';
@@ -51,6 +54,8 @@ export interface ApiServerOptions {
   kubeletClient?: KubeletClientTls;
   /** Authenticators, authorizers and admission plugins (default: client certificates, allow authenticated, NamespaceLifecycle + Priority). */
   pipeline?: RequestPipelineOptions;
+  /** The review resources (access, rules and token reviews), given the authorizer chain (default: access reviews on it). */
+  reviews?: (deps: { authorizer: Authorizer }) => ReviewHandlers;
 }
 
 function parseRequestUrl(raw: string): URL {
@@ -76,6 +81,7 @@ export class ApiServer {
   private readonly kubelets: KubeletProxy;
   private readonly pipeline: RequestPipeline;
   private controllers: Promise<void> = Promise.resolve();
+  private readonly reviews: ReviewHandlers;
 
   constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? (() => new Date());
@@ -87,6 +93,7 @@ export class ApiServer {
       this.clock,
     );
     this.pipeline = new RequestPipeline({ registry: this.registry }, opts.pipeline);
+    this.reviews = (opts.reviews ?? ((d) => reviewHandlers({ ...d, authorizers: [] })))({ authorizer: this.pipeline.authorizer });
     this.watchSettings = {
       minRequestTimeoutSeconds: 1800,
       bookmarkIntervalMs: 10_000,
@@ -289,6 +296,11 @@ export class ApiServer {
       throw notFound({ group: resource.group, resource: `${resource.resource}/${sub}` }, info.name);
     }
     const notAllowed = () => methodNotAllowed('the server does not allow this method on the requested resource');
+    const review = this.reviews.get(`${resource.group}/${resource.resource}`);
+    if (review) {
+      if (sub || info.verb !== 'create') throw notAllowed();
+      return handleReview(scope, review);
+    }
     switch (sub) {
       case '':
         switch (info.verb) {

@@ -12,6 +12,19 @@ import { EtcdStorage, EtcdUsageError, parseEtcdEndpoints } from '../storage/etcd
 import { Cacher } from '../storage/cacher/cacher.js';
 import type { Storage } from '../storage/storage.js';
 import { parseFlags, UsageError, type FlagSpec } from './flags.js';
+import { ADMISSION_PLUGINS } from '../apiserver/admission/plugins.js';
+import { AuthorizerChain } from '../apiserver/authorization/authorizer-chain.js';
+import {
+  AUTHORIZATION_MODES,
+  AuthorizationModeError,
+  authorizersFor,
+  DEFAULT_AUTHORIZATION_MODES,
+  parseAuthorizationModes,
+} from '../apiserver/authorization/authorization-modes.js';
+import { EMPTY_NODE_GRAPH } from '../apiserver/authorization/node/node-graph.js';
+import { RbacCache } from '../apiserver/authorization/rbac/rbac-cache.js';
+import { RbacEscalationPrevention } from '../apiserver/authorization/rbac/escalation-admission.js';
+import { reviewHandlers } from '../apiserver/reviews/index.js';
 
 export const APISERVER_FLAGS = {
   'data-dir': { type: 'string', default: './.skiff', description: 'directory for the database, certificates and kubeconfig' },
@@ -28,6 +41,7 @@ export const APISERVER_FLAGS = {
   'etcd-certfile': { type: 'string', default: '', description: 'client certificate for etcd' },
   'etcd-keyfile': { type: 'string', default: '', description: 'client key for etcd' },
   'watch-cache': { type: 'string', default: 'true', description: 'serve lists and watches from the watch cache (--watch-cache=false: straight from storage)' },
+  'authorization-mode': { type: 'string', default: DEFAULT_AUTHORIZATION_MODES, description: `ordered authorizers: ${AUTHORIZATION_MODES.join(', ')} (system:masters may always do everything)` },
 } satisfies FlagSpec;
 
 export interface RunningApiServer {
@@ -80,6 +94,17 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   const backend = await openStorage(flags.storage, dataDir, (op, s) => observe(op, s), flags);
   if (!['true', 'false'].includes(flags['watch-cache'])) throw new UsageError(`--watch-cache must be true or false, not ${JSON.stringify(flags['watch-cache'])}`);
   const storage = flags['watch-cache'] === 'true' ? new Cacher(backend, { onStorageWatch: (r, d) => onStorageWatch(r, d) }) : backend;
+  let modes: string[];
+  try {
+    modes = parseAuthorizationModes(flags['authorization-mode']);
+  } catch (err) {
+    if (err instanceof AuthorizationModeError) throw new UsageError(`--authorization-mode: ${err.message}`);
+    throw err;
+  }
+  // the RBAC objects in memory, fed by watches once the server runs
+  const rbac = new RbacCache();
+  const authorizers = authorizersFor(modes, { rbac, nodeGraph: EMPTY_NODE_GRAPH });
+  const authorizer = new AuthorizerChain(authorizers);
   const server = new ApiServer({
     storage,
     tls: { caPem: pki.ca.certPem, certPem: pki.serving.certPem, keyPem: pki.serving.keyPem },
@@ -90,12 +115,20 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     serviceClusterIpRange: flags['service-cluster-ip-range'],
     nodePortRange: [lo, hi],
     watch: { bookmarkIntervalMs: Number(flags['watch-bookmark-interval']) * 1000 },
+    pipeline: {
+      authorizers: () => authorizers,
+      admission: [...ADMISSION_PLUGINS, () => new RbacEscalationPrevention(rbac, () => authorizer)],
+    },
+    reviews: () => reviewHandlers({ authorizer, authorizers }),
   });
   observe = server.metrics.observeStorage;
   const storageWatches = server.metrics.registry.gauge('apiserver_storage_watches', 'Watches open on the storage, by resource key prefix (one per cached resource).');
   onStorageWatch = (resource, delta) => storageWatches.inc({ resource }, delta);
   const port = await server.start();
   await bootstrapCluster(server.apiRegistry, { advertiseAddress: advertise, port, logger });
+  const rbacWatch = new AbortController();
+  rbac.start(server.apiRegistry, logger, rbacWatch.signal);
+  await rbac.waitForSync();
 
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, {
@@ -119,7 +152,8 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     server,
     async stop() {
       compaction.abort();
-      await Promise.all([compacting, expiring]);
+      rbacWatch.abort();
+      await Promise.all([compacting, expiring, rbac.stopped()]);
       await s.stop();
       await storage.close();
     },

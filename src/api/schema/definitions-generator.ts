@@ -16,6 +16,8 @@ export const SCHEMA_MODULES = [
   'core/v1',
   'apiextensions/v1',
   'apps/v1',
+  'authentication/v1',
+  'authorization/v1',
   'batch/v1',
   'autoscaling/v1',
   'coordination/v1',

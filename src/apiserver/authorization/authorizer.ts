@@ -41,7 +41,8 @@ export function attributesOf(info: RequestInfo, user: UserInfo): Attributes {
     apiVersion: info.version,
     resource: info.resource,
     subresource: info.subresource,
-    namespace: info.namespace,
+    // upstream's RequestInfo puts a namespace request in its own namespace, so a RoleBinding may grant it
+    namespace: info.group === '' && info.resource === 'namespaces' && info.name ? info.name : info.namespace,
     name: info.name,
     path: info.path,
   };

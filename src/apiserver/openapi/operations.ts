@@ -89,6 +89,10 @@ export function resourcePaths(r: ResourceInfo): PathItem[] {
   const list = definitionNameForKind(r.group, r.version, r.listKind) ?? self;
   const scope = r.namespaced ? [NAMESPACE, PRETTY] : [PRETTY];
   const nameParam = pathParam('name', `name of the ${r.kind}`);
+  // create-only resources (access and token reviews) have only the POST
+  if (!r.verbs.includes('list')) {
+    return [{ path: collection, parameters: scope, operations: [{ method: 'post', operationId: scoped(r, 'create'), action: 'post', gvk, parameters: WRITE, body: self, response: self }] }];
+  }
   const out: PathItem[] = [
     {
       path: collection,

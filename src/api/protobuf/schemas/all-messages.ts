@@ -1,4 +1,5 @@
 import type { MessageTable } from '../message-schema.js';
+import { AUTHN_AUTHZ_V1 } from './authn-authz-v1.js';
 import { CORE_V1 } from './core-v1.js';
 import { CORE_V1_POD } from './core-v1-pod.js';
 import { CORE_V1_VOLUME } from './core-v1-volume.js';
@@ -16,6 +17,7 @@ export const ALL_MESSAGES: MessageTable = {
   ...WORKLOADS_V1,
   ...RBAC_V1,
   ...OTHER_GROUPS_V1,
+  ...AUTHN_AUTHZ_V1,
 };
 
 /** The message of each top-level kind, keyed `apiVersion/Kind` (core: `v1/Kind`). */
@@ -42,6 +44,12 @@ export const KIND_MESSAGES: Readonly<Record<string, string>> = {
   'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
   'autoscaling/v1/Scale': 'Scale',
   'coordination.k8s.io/v1/Lease': 'Lease',
+  'authorization.k8s.io/v1/SubjectAccessReview': 'SubjectAccessReview',
+  'authorization.k8s.io/v1/LocalSubjectAccessReview': 'LocalSubjectAccessReview',
+  'authorization.k8s.io/v1/SelfSubjectAccessReview': 'SelfSubjectAccessReview',
+  'authorization.k8s.io/v1/SelfSubjectRulesReview': 'SelfSubjectRulesReview',
+  'authentication.k8s.io/v1/TokenReview': 'TokenReview',
+  'authentication.k8s.io/v1/SelfSubjectReview': 'SelfSubjectReview',
   'rbac.authorization.k8s.io/v1/Role': 'Role',
   'rbac.authorization.k8s.io/v1/ClusterRole': 'ClusterRole',
   'rbac.authorization.k8s.io/v1/RoleBinding': 'RoleBinding',

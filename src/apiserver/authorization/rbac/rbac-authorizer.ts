@@ -1,6 +1,7 @@
 import { ruleAllows, type RuleRequest } from './rule-matches.js';
 import type { RbacObjects } from './rbac-objects.js';
-import { aggregateMessage, visitRulesFor, type RbacUser, type RuleResolutionError } from './rule-resolver.js';
+import type { SubjectRules } from '../rules-review.js';
+import { aggregateMessage, rulesFor, visitRulesFor, type RbacUser, type RuleResolutionError } from './rule-resolver.js';
 
 /** The request attributes RBAC decides on (structurally a subset of the authorizer chain's). */
 export interface RbacAttributes extends RuleRequest {
@@ -41,5 +42,21 @@ export class RbacAuthorizer {
 
   authorize(attrs: RbacAttributes): Promise<RbacDecision> {
     return Promise.resolve(this.decide(attrs));
+  }
+
+  /** The rules that apply to the user in a namespace, split as SelfSubjectRulesReview reports them. */
+  rulesFor(user: RbacUser, namespace: string): SubjectRules {
+    const { rules, errors } = rulesFor(this.objects, user, namespace);
+    const out: SubjectRules = { resourceRules: [], nonResourceRules: [], incomplete: errors.length > 0 };
+    for (const r of rules) {
+      if (r.resources?.length) {
+        const rule: SubjectRules['resourceRules'][number] = { verbs: [...r.verbs], apiGroups: [...(r.apiGroups ?? [])], resources: [...r.resources] };
+        if (r.resourceNames?.length) rule.resourceNames = [...r.resourceNames];
+        out.resourceRules.push(rule);
+      }
+      if (r.nonResourceURLs?.length) out.nonResourceRules.push({ verbs: [...r.verbs], nonResourceURLs: [...r.nonResourceURLs] });
+    }
+    if (errors.length) out.evaluationError = aggregateMessage(errors);
+    return out;
   }
 }

@@ -1,0 +1,15 @@
+import type { ReviewHandler } from '../reviews/review-handler.js';
+import { writeBody } from '../http/respond.js';
+import { readObjectAndText } from './object-body.js';
+import { render } from './render.js';
+import type { RequestScope } from './scope.js';
+import { validateFields, writeOptions } from './write-options.js';
+
+/** POST of a review: decode and type-check it, answer it, store nothing (201 as upstream). */
+export async function handleReview(scope: RequestScope, review: ReviewHandler): Promise<void> {
+  const opts = writeOptions(scope, 'CreateOptions');
+  const { obj, json } = await readObjectAndText(scope);
+  validateFields(scope, obj, json, opts.fieldValidation);
+  const answered = await review(obj, { user: scope.user, namespace: scope.info.namespace });
+  writeBody(scope.res, 201, ...render(scope, answered));
+}
