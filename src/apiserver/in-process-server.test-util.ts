@@ -23,6 +23,8 @@ export interface InProcessServer {
   port: number;
   /** A request as the admin (or as the given client certificate, or with none). */
   request(method: string, path: string, opts?: { body?: unknown; contentType?: string; headers?: Record<string, string | string[]>; client?: CertificateKeyPair | null }): Promise<Reply>;
+  /** TLS options for a hand-made request as the admin. */
+  tlsOptions(): { ca: string; cert: string; key: string; agent: false };
   /** A client certificate for another user, signed by the cluster CA. */
   clientCertificate(user: string, groups?: string[]): Promise<CertificateKeyPair>;
   stop(): Promise<void>;
@@ -85,6 +87,7 @@ export async function startInProcessServer(opts: { pipeline?: RequestPipelineOpt
         req.end(payload);
       });
     },
+    tlsOptions: () => ({ ca: pki.ca.certPem, cert: pki.admin.certPem, key: pki.admin.keyPem, agent: false }),
     clientCertificate: (user, groups = []) => issueClientCertificate(pki, { commonName: user, organizations: groups }),
     async stop() {
       await server.stop();

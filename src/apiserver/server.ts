@@ -6,6 +6,8 @@ import type { Duplex } from 'node:stream';
 import { ApiError, badRequest, internalError, methodNotAllowed, notFound } from '../machinery/api-error.js';
 import type { Logger } from '../machinery/logger.js';
 import type { Storage } from '../storage/storage.js';
+import { StorageError } from '../storage/errors.js';
+import { storageErrorToApiError } from './registry/storage-errors.js';
 import { ApiRegistry } from './api-registry.js';
 import { runCrdController } from './apiextensions/crd-controller.js';
 import { aggregatedDiscovery } from './discovery/aggregated.js';
@@ -182,6 +184,7 @@ export class ApiServer {
 
   private toApiError(err: unknown, req: IncomingMessage): ApiError {
     if (err instanceof ApiError) return err;
+    if (err instanceof StorageError) return storageErrorToApiError(err, { verb: 'other' });
     this.opts.logger.error('request failed', { method: req.method, url: req.url, error: err instanceof Error ? err.stack : String(err) });
     return internalError(err instanceof Error ? err.message : String(err));
   }
@@ -195,6 +198,12 @@ export class ApiServer {
       case '/livez':
       case '/readyz':
         return this.serveHealth(res, path, query);
+      case '/healthz/ping':
+      case '/livez/ping':
+      case '/readyz/ping':
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+        res.end('ok');
+        return;
       case '/version':
         return writeBody(res, 200, versionInfo());
       case '/metrics':
@@ -239,7 +248,7 @@ export class ApiServer {
     let ok = true;
     for (const [name, check] of checks) {
       try {
-        await check();
+        await withTimeout(check(), HEALTH_CHECK_TIMEOUT_MS);
         lines.push(`[+]${name} ok`);
       } catch {
         ok = false;
@@ -365,3 +374,16 @@ function connectAttributes(info: RequestInfo, pods: ResourceInfo, user: UserInfo
 }
 
 const CONNECT_KINDS: Record<string, string> = { exec: 'PodExecOptions', attach: 'PodAttachOptions', portforward: 'PodPortForwardOptions' };
+
+/** A check that does not answer in time fails (upstream: --etcd-healthcheck-timeout, 2 s). */
+const HEALTH_CHECK_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  // a check still running when the timer wins must not become an unhandled rejection
+  promise.catch(() => {});
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+}

@@ -1,25 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeList, KubeObject } from '../../api/object.js';
 import { apiVersionOf, type ResourceInfo } from '../../api/resource-info.js';
-import {
-  alreadyExists,
-  ApiError,
-  badRequest,
-  conflict,
-  expired,
-  notFound,
-  STALE_OBJECT_MESSAGE,
-  timeout,
-} from '../../machinery/api-error.js';
+import { alreadyExists, badRequest, conflict, notFound, STALE_OBJECT_MESSAGE } from '../../machinery/api-error.js';
 import { invalid } from '../../machinery/invalid.js';
 import { formatTime } from '../../machinery/time.js';
 import { applyDefaults } from '../../api/defaults/index.js';
 import { listSchemaForKind, setManagedFields, updateManagedFields, type ListSchema } from '../../machinery/managedfields/index.js';
-import { CompactedError, FutureRevisionError } from '../../storage/errors.js';
+import { FutureRevisionError } from '../../storage/errors.js';
 import type { KeyValue, Storage } from '../../storage/storage.js';
 import { decodeObject, encodedJson, encodeObject } from './codec.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { deepEqual } from './deep-equal.js';
+import { rethrowStorageError } from './storage-errors.js';
 import type { Strategy } from './strategy.js';
 import type { WriteAdmission } from './write-admission.js';
 
@@ -133,7 +125,7 @@ export class RegistryStore {
     for (;;) {
       const page = await this.storage
         .list(prefix, { revision, limit: limit ? Math.max(limit - items.length - rawItems.length, 1) : undefined, startAfter })
-        .catch((err: unknown) => this.mapReadError(err, Boolean(params.continue)));
+        .catch(rethrowStorageError({ verb: 'list', continuing: Boolean(params.continue) }));
       revision = page.revision;
       let i = 0;
       for (; i < page.kvs.length && !(limit && items.length + rawItems.length >= limit); i++) {
@@ -182,28 +174,9 @@ export class RegistryStore {
     for (;;) {
       const current = await this.storage.currentRevision();
       if (current >= revision) return;
-      if (Date.now() > deadline) {
-        throw new ApiError(504, 'Timeout', `Too large resource version: ${revision}, current: ${current}`, {
-          causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-          retryAfterSeconds: 1,
-        });
-      }
+      if (Date.now() > deadline) rethrowStorageError({ verb: 'other' })(new FutureRevisionError(revision, current));
       await new Promise((r) => setTimeout(r, 50));
     }
-  }
-
-  private mapReadError(err: unknown, continuing: boolean): never {
-    if (err instanceof CompactedError) {
-      throw expired(
-        continuing
-          ? 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.'
-          : `The resourceVersion for the provided list is too old.`,
-      );
-    }
-    if (err instanceof FutureRevisionError) {
-      throw timeout(`Too large resource version: ${err.requestedRevision}, current: ${err.currentRevision}`);
-    }
-    throw err;
   }
 
   /** Creates the object (already defaulted and in its namespace) with full metadata semantics. */

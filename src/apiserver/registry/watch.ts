@@ -1,9 +1,9 @@
 import type { KubeObject } from '../../api/object.js';
-import { expired } from '../../machinery/api-error.js';
-import { CompactedError } from '../../storage/errors.js';
+import { StorageError } from '../../storage/errors.js';
 import type { KeyValue, WatchEvent as StorageEvent } from '../../storage/storage.js';
 import { decodeObject } from './codec.js';
 import { parseResourceVersion, type Filter, type RegistryStore } from './registry-store.js';
+import { isWatchEnd, storageErrorToApiError } from './storage-errors.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -44,7 +44,9 @@ export async function* watchObjects(store: RegistryStore, namespace: string, par
       if (out) yield out;
     }
   } catch (err) {
-    if (err instanceof CompactedError) throw expired(`too old resource version: ${from - 1} (${err.compactedRevision})`);
+    // a watcher storage closed (too slow, cache restarting) ends cleanly: its client resumes from its last resourceVersion
+    if (isWatchEnd(err)) return;
+    if (err instanceof StorageError) throw storageErrorToApiError(err, { verb: 'watch', resourceVersion: from - 1 });
     throw err;
   }
 }
