@@ -24,6 +24,8 @@ export interface ComponentCommand {
   name: string;
   summary: string;
   flags: FlagSpec;
+  /** Takes positional arguments (in `flags._`), e.g. `import FILE…`. */
+  positionals?: boolean;
   /** Position in `skiff server` (lower first); absent: not part of it. */
   serverOrder?: number;
   /** Runs until ctx.signal aborts, then cleans up and resolves. */

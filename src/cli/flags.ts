@@ -7,17 +7,18 @@ export class UsageError extends Error {
 }
 
 /** Parses `--flag value` / `--flag=value` options for one subcommand. */
-export function parseFlags<T extends FlagSpec>(args: string[], spec: T): { [K in keyof T]: T[K]['type'] extends 'boolean' ? boolean : string } {
+export function parseFlags<T extends FlagSpec>(args: string[], spec: T, allowPositionals = false): { [K in keyof T]: T[K]['type'] extends 'boolean' ? boolean : string } {
   try {
-    const { values } = parseArgs({
+    const { values, positionals } = parseArgs({
       args,
       options: Object.fromEntries(
         Object.entries(spec).map(([k, v]) => [k, { type: v.type, ...(v.default !== undefined ? { default: v.default as never } : {}), ...(v.multiple ? { multiple: true } : {}) }]),
       ),
       strict: true,
-      allowPositionals: false,
+      allowPositionals,
     });
-    return values as never;
+    // a command that takes arguments (`skiff images import FILE…`) finds them under `_`
+    return (allowPositionals ? { ...values, _: positionals } : values) as never;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

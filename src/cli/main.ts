@@ -140,7 +140,7 @@ export async function main(argv: string[]): Promise<number> {
       await runServer(args, components, name === 'apiserver');
       return -1;
     }
-    const flags = parseFlags(args, component!.flags) as FlagValues;
+    const flags = parseFlags(args, component!.flags, component!.positionals) as FlagValues;
     const stop = new AbortController();
     const done = component!.run(flags, { logger: createLogger(name), signal: stop.signal });
     onShutdown(async () => {

@@ -28,7 +28,10 @@ export interface ServerProcess {
 /** Starts `skiff <command>` and resolves once it prints its KUBECONFIG line. */
 export async function startServer(opts: { command?: string; dataDir?: string; args?: string[]; timeoutMs?: number } = {}): Promise<ServerProcess> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'skiff-e2e-')));
-  const args = [SKIFF, opts.command ?? 'server', '--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', '0', ...(opts.args ?? [])];
+  const command = opts.command ?? 'server';
+  // these scenarios run host commands as pods: the process runtime, even where containerd is installed (containers-*.test.ts use containerd)
+  const runtime = (command === 'server' || command === 'kubelet') && !(opts.args ?? []).includes('--container-runtime') ? ['--container-runtime', 'process'] : [];
+  const args = [SKIFF, command, '--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', '0', ...runtime, ...(opts.args ?? [])];
   const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' } });
   let stderr = '';
   let stdout = '';

@@ -36,7 +36,7 @@ after(async () => {
 
 test('a second skiff kubelet process joins as node-2, runs the pods scheduled to it and serves their logs', async () => {
   const first = await waitFor('the local node', async () => (await kubectl.json<{ items: NodeJson[] }>(['get', 'nodes'])).items[0]);
-  second = spawn(process.execPath, [join(ROOT, 'bin/skiff.js'), 'kubelet', '--kubeconfig', server.kubeconfig, '--node-name', 'node-2', '--root-dir', rootDir, '--port', '0', '--health-port', '0', '--node-labels', 'skiff.test/pool=second'], {
+  second = spawn(process.execPath, [join(ROOT, 'bin/skiff.js'), 'kubelet', '--container-runtime', 'process', '--kubeconfig', server.kubeconfig, '--node-name', 'node-2', '--root-dir', rootDir, '--port', '0', '--health-port', '0', '--node-labels', 'skiff.test/pool=second'], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' },
   });
   second.stderr!.on('data', (d: Buffer) => (secondLogs += d.toString()));

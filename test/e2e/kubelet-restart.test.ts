@@ -25,7 +25,7 @@ let rootDir: string;
 let kubelet: KubeletProcess | undefined;
 
 function startKubelet(): KubeletProcess {
-  const proc = spawn(process.execPath, [join(ROOT, 'bin/skiff.js'), 'kubelet', '--kubeconfig', server.kubeconfig, '--node-name', NODE, '--root-dir', rootDir, '--port', '0', '--health-port', '0', '--address', '127.0.0.1', '--node-ip', '127.0.0.1'], {
+  const proc = spawn(process.execPath, [join(ROOT, 'bin/skiff.js'), 'kubelet', '--container-runtime', 'process', '--kubeconfig', server.kubeconfig, '--node-name', NODE, '--root-dir', rootDir, '--port', '0', '--health-port', '0', '--address', '127.0.0.1', '--node-ip', '127.0.0.1'], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' },
   });
   let stderr = '';

@@ -33,7 +33,7 @@ let kubelet: ChildProcess | undefined;
 let kubeletLogs = '';
 
 function startNode2(): ChildProcess {
-  const p = spawn(process.execPath, [join(ROOT, 'bin/skiff.js'), 'kubelet', '--kubeconfig', server.kubeconfig, '--node-name', 'node-2', '--root-dir', rootDir, '--port', '0', '--health-port', '0', '--node-lease-duration-seconds', LEASE_SECONDS], {
+  const p = spawn(process.execPath, [join(ROOT, 'bin/skiff.js'), 'kubelet', '--container-runtime', 'process', '--kubeconfig', server.kubeconfig, '--node-name', 'node-2', '--root-dir', rootDir, '--port', '0', '--health-port', '0', '--node-lease-duration-seconds', LEASE_SECONDS], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' },
   });
   p.stderr!.on('data', (d: Buffer) => (kubeletLogs += d.toString()));

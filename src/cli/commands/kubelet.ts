@@ -6,7 +6,7 @@ import { DaemonServer } from '../../machinery/daemon-server.js';
 import { MetricsRegistry } from '../../machinery/metrics/registry.js';
 import { Kubelet } from '../../kubelet/kubelet.js';
 import { addResourceLists, parseResourceList, parseTaints } from '../../kubelet/node/node-status.js';
-import { ProcessRuntime } from '../../kubelet/runtime/process/process-runtime.js';
+import { selectRuntime, type RuntimeChoice } from '../../kubelet/runtime/select-runtime.js';
 import type { ComponentCommand } from '../command.js';
 import { UsageError } from '../flags.js';
 
@@ -31,9 +31,12 @@ function caOf(ca: string | Buffer | undefined): string | undefined {
   return ca === undefined ? undefined : ca.toString();
 }
 
+/** The pod CIDR of a node nobody assigned one to (k3s's first /24 of its cluster CIDR). */
+const DEFAULT_POD_CIDR = '10.42.0.0/24';
+
 export const command: ComponentCommand = {
   name: 'kubelet',
-  summary: 'Run the node agent: register the node, run its pods as processes, report their status.',
+  summary: 'Run the node agent: register the node, run its pods (containerd over CRI, or host processes), report their status.',
   serverOrder: 40,
   flags: {
     kubeconfig: { type: 'string', default: '', description: 'kubeconfig to reach the API server (inside skiff server: the admin kubeconfig)' },
@@ -52,6 +55,8 @@ export const command: ComponentCommand = {
     'client-ca-file': { type: 'string', default: '', description: 'CA whose client certificates may call the kubelet server (default: the CA of the kubeconfig)' },
     'pod-manifest-path': { type: 'string', default: '', description: 'directory (or file) of static pod manifests (default <root-dir>/manifests)' },
     'node-lease-duration-seconds': { type: 'string', default: '40', description: 'duration of the node Lease; the kubelet renews it every quarter of that (upstream: 40 s, renewed every 10 s)' },
+    'container-runtime': { type: 'string', default: 'auto', description: 'auto (containerd when root and installed, else host processes), containerd or process' },
+    'container-runtime-endpoint': { type: 'string', default: '', description: 'use an existing CRI runtime instead of supervising containerd, e.g. unix:///run/containerd/containerd.sock' },
     'keep-pods': { type: 'boolean', default: false, description: 'inside skiff server: leave pods running on stop, for the next start to adopt (standalone kubelets always do)' },
   },
   async run(flags, ctx) {
@@ -64,12 +69,18 @@ export const command: ComponentCommand = {
     const port = Number(str('port') || (inServer ? 0 : 10250));
     const healthPort = Number(str('health-port') || (inServer ? 0 : 10248));
     const client = new Client(loadKubeconfig(kubeconfig), { component: 'kubelet', qps: 50, burst: 100 });
+    const choice = str('container-runtime');
+    if (!['auto', 'containerd', 'process'].includes(choice)) throw new UsageError(`invalid --container-runtime ${JSON.stringify(choice)}, want auto, containerd or process`);
+    const endpoint = str('container-runtime-endpoint');
+    if (endpoint && !endpoint.startsWith('unix://')) throw new UsageError(`invalid --container-runtime-endpoint ${JSON.stringify(endpoint)}, want unix:///path/to.sock`);
+    const podCIDR = str('pod-cidr') || DEFAULT_POD_CIDR;
     // the runtime's records live under the root dir, so a kubelet restarted on it adopts the pods still running
-    const runtime = new ProcessRuntime({ hostIP: str('node-ip') || undefined, stateDir: join(rootDir, 'runtime') });
+    const selected = await selectRuntime({ choice: choice as RuntimeChoice, endpoint: endpoint || undefined, rootDir, podCIDR, hostIP: str('node-ip') || undefined, logger: ctx.logger });
+    const runtime = selected.runtime;
     const metrics = new MetricsRegistry();
     const health = new DaemonServer({ bindAddress: '127.0.0.1', port: healthPort, metrics });
     const hp = await health.start();
-    ctx.logger.info('kubelet starting', { node: nodeName, rootDir, healthPort: hp, isolation: runtime.isolate });
+    ctx.logger.info('kubelet starting', { node: nodeName, rootDir, healthPort: hp, runtime: `${runtime.version().runtimeName} ${runtime.version().runtimeVersion}` });
     // callers of the kubelet server (the API server) must hold a certificate from the cluster CA
     const clientCA = str('client-ca-file') ? readFileSync(str('client-ca-file'), 'utf8') : caOf(loadKubeconfig(kubeconfig).ca);
     const kubelet = new Kubelet({
@@ -90,16 +101,15 @@ export const command: ComponentCommand = {
         taints: parseTaints(str('register-with-taints')),
         reserved: addResourceLists(parseResourceList(str('system-reserved')), parseResourceList(str('kube-reserved'))),
         maxPods: Number(str('max-pods')),
-        podCIDR: str('pod-cidr') || undefined,
-        readyMessage: runtime.isolate ? undefined : 'process runtime without root: no namespaces, cgroups or volume mounts',
+        podCIDR: str('pod-cidr') || (selected.kind === 'cri' ? podCIDR : undefined),
+        readyMessage: selected.fallback ?? (selected.kind === 'process' && process.getuid?.() !== 0 ? 'process runtime without root: no namespaces, cgroups or volume mounts' : undefined),
       },
     });
     try {
       await kubelet.run(ctx.signal);
     } finally {
       // upstream's kubelet leaves pods running when it stops; a dev cluster's Ctrl-C is expected to stop them
-      if (inServer && flags['keep-pods'] !== true) await runtime.close();
-      else await runtime.detach();
+      await selected.close(inServer && flags['keep-pods'] !== true);
       await health.stop();
       client.close();
     }

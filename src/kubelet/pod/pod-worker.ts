@@ -8,7 +8,7 @@ import { runProbe } from '../probes/run-probe.js';
 import { RuntimeError, type Runtime } from '../runtime/runtime.js';
 import { setUpVolumes, type VolumePaths } from '../volumes/volume-builder.js';
 import { adoptContainers } from './adopt-containers.js';
-import { ContainerConfigError, containerArgv, containerEnv, type ObjectSource } from './container-env.js';
+import { ContainerConfigError, containerArgv, containerEnv, expandVars, type ObjectSource } from './container-env.js';
 import { computePodActions, type PodActions } from './compute-pod-actions.js';
 import { podStatus, type ContainerRecord } from './pod-status.js';
 import { RestartBackoff } from './restart-backoff.js';
@@ -265,6 +265,8 @@ export class PodWorker {
         attempt,
         image: r.spec.image ?? '',
         argv: containerArgv(r.spec, full),
+        command: r.spec.command?.map((a) => expandVars(a, full)),
+        args: r.spec.args?.map((a) => expandVars(a, full)),
         env: full,
         workingDir: r.spec.workingDir,
         mounts: (r.spec.volumeMounts ?? []).flatMap((m) => {

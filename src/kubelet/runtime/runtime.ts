@@ -38,6 +38,13 @@ export interface ContainerConfig {
   image: string;
   /** The full argv (command + args after `$(VAR)` expansion). */
   argv: string[];
+  /**
+   * The container's own command and args (expanded), when it gave them: an
+   * image runtime combines them with the image's entrypoint and cmd as
+   * upstream does. Absent, `argv` is the command.
+   */
+  command?: string[];
+  args?: string[];
   env: Record<string, string>;
   workingDir?: string;
   mounts: Mount[];

@@ -134,7 +134,7 @@ export class CriRuntime implements Runtime {
   }
 
   async createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {
-    if (config.argv.length === 0 && !config.image) throw new RuntimeError('CreateContainerError', `container ${config.name} has no image and no command`);
+    if (!config.image) throw new RuntimeError('CreateContainerError', `container ${config.name} has no image`);
     const sandbox = (await this.client.runtime('ListPodSandbox', { filter: { id: sandboxId } })).items as CriSandbox[];
     if (!sandbox[0]) throw new RuntimeError('CreateContainerError', `pod sandbox ${sandboxId} not found`);
     await this.ensureImage(config.image);
@@ -148,7 +148,8 @@ export class CriRuntime implements Runtime {
       config: {
         metadata: { name: config.name, attempt: config.attempt },
         image: { image: config.image },
-        command: config.argv,
+        // the runtime fills in the image's entrypoint and cmd where the container leaves them out, as upstream
+        ...(config.command || config.args ? { command: config.command ?? [], args: config.args ?? [] } : { command: config.argv }),
         workingDir: config.workingDir ?? '',
         envs: Object.entries(config.env).map(([key, value]) => ({ key, value })),
         mounts: config.mounts.map((m) => ({ containerPath: m.containerPath, hostPath: m.hostPath, readonly: m.readOnly ?? false })),

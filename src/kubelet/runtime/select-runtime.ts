@@ -1,0 +1,93 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '../../machinery/logger.js';
+import { writePodNetworkConfig } from '../cni/cni-config.js';
+import { ContainerdSupervisor } from '../containerd/containerd-supervisor.js';
+import { CriRuntime } from './cri/cri-runtime.js';
+import { ProcessRuntime } from './process/process-runtime.js';
+import type { Runtime } from './runtime.js';
+
+/** `auto` runs containerd when it can and falls back to host processes; the others insist. */
+export type RuntimeChoice = 'auto' | 'containerd' | 'process';
+
+export interface SelectRuntimeOptions {
+  choice: RuntimeChoice;
+  /** An existing CRI runtime's socket (`unix:///run/containerd/containerd.sock`); skips supervising one. */
+  endpoint?: string;
+  rootDir: string;
+  /** The node's pod CIDR, for the CNI bridge's host-local IPAM. */
+  podCIDR: string;
+  hostIP?: string;
+  cniBinDir?: string;
+  logger: Logger;
+}
+
+/** The runtime the kubelet uses, and how to let go of it. */
+export interface SelectedRuntime {
+  runtime: Runtime;
+  kind: 'cri' | 'process';
+  /** Why the process runtime was chosen over containerd (also shown in the node's Ready message). */
+  fallback?: string;
+  /** Stops (`stopPods`) or leaves running the pods, then releases the runtime (and stops a supervised containerd). */
+  close(stopPods: boolean): Promise<void>;
+}
+
+export class RuntimeUnavailableError extends Error {
+  override readonly name = 'RuntimeUnavailableError';
+}
+
+const DEFAULT_CNI_BIN = '/usr/lib/cni';
+
+function found(command: string): boolean {
+  return !spawnSync(command, ['--version'], { stdio: 'ignore' }).error;
+}
+
+/** Why a supervised containerd cannot run here, or undefined when it can. */
+export function whyNoContainerd(cniBinDir = DEFAULT_CNI_BIN): string | undefined {
+  if (process.getuid?.() !== 0) return 'not running as root';
+  if (!found('containerd')) return 'containerd is not installed';
+  if (!found('runc')) return 'runc is not installed';
+  if (!found('ctr')) return 'ctr (from the containerd package) is not installed';
+  if (!existsSync(join(cniBinDir, 'bridge'))) return `CNI plugins are not installed in ${cniBinDir}`;
+  return undefined;
+}
+
+/**
+ * Picks the kubelet's runtime as k3s does: an explicit CRI endpoint, else
+ * its own containerd when root and the tools are there, else the process
+ * runtime (with one clear log line saying why).
+ */
+export async function selectRuntime(o: SelectRuntimeOptions): Promise<SelectedRuntime> {
+  const cniBinDir = o.cniBinDir ?? DEFAULT_CNI_BIN;
+  if (o.endpoint) {
+    const cri = await CriRuntime.connect(o.endpoint);
+    o.logger.info('using an existing CRI runtime', { endpoint: o.endpoint, runtime: cri.version() });
+    return { runtime: cri, kind: 'cri', close: (stopPods) => closeCri(cri, stopPods) };
+  }
+  const why = o.choice === 'process' ? undefined : whyNoContainerd(cniBinDir);
+  if (o.choice === 'process' || why) {
+    if (o.choice === 'containerd') throw new RuntimeUnavailableError(`--container-runtime containerd: ${why}`);
+    const fallback = why ? `containerd unavailable (${why}): pods run as host processes with the process runtime` : undefined;
+    if (fallback) o.logger.warn(`${fallback}; for real containers install containerd, runc and containernetworking-plugins and run as root`);
+    const runtime = new ProcessRuntime({ hostIP: o.hostIP, stateDir: join(o.rootDir, 'runtime') });
+    return { runtime, kind: 'process', fallback, close: (stopPods) => (stopPods ? runtime.close() : runtime.detach()) };
+  }
+  const cniConfDir = join(o.rootDir, 'cni', 'net.d');
+  writePodNetworkConfig(cniConfDir, { podCIDR: o.podCIDR, ipamDataDir: join(o.rootDir, 'cni', 'ipam') });
+  const supervisor = new ContainerdSupervisor({ dir: join(o.rootDir, 'containerd'), cniBinDir, cniConfDir, logger: o.logger });
+  const endpoint = await supervisor.start();
+  const cri = await CriRuntime.connect(endpoint);
+  return {
+    runtime: cri, kind: 'cri',
+    async close(stopPods) {
+      await closeCri(cri, stopPods);
+      await supervisor.stop();
+    },
+  };
+}
+
+async function closeCri(cri: CriRuntime, stopPods: boolean): Promise<void> {
+  if (stopPods) for (const s of await cri.listPodSandboxes()) await cri.removePodSandbox(s.id);
+  await cri.close();
+}

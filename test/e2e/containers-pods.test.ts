@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { busyboxLayer, dockerArchive } from '../../src/kubelet/images/busybox-image.js';
+import { firstMissing, missingCommand, missingRoot, skipUnless } from '../../src/testing/requirements.js';
+import { firstNodeName, kubectlFor, removeDir, run, startServer, waitFor, type ServerProcess } from './harness.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const IMAGE = 'skiff.test/busybox:1';
+
+const requirements = skipUnless(firstMissing(
+  missingRoot(),
+  missingCommand('containerd', ['--version'], 'apt install containerd'),
+  missingCommand('runc', ['--version'], 'apt install runc'),
+  existsSync('/usr/lib/cni/bridge') ? undefined : 'CNI plugins are not installed (apt install containernetworking-plugins)',
+  missingCommand('busybox', ['true'], 'apt install busybox-static'),
+));
+
+interface PodJson {
+  metadata: { name: string };
+  status: { phase: string; podIP?: string; podIPs?: { ip: string }[]; containerStatuses?: { containerID?: string; restartCount: number; ready: boolean }[] };
+}
+
+describe('real containers through containerd', requirements, () => {
+  let server: ServerProcess;
+  let kubectl: ReturnType<typeof kubectlFor>;
+
+  before(async () => {
+    server = await startServer({ args: ['--container-runtime', 'containerd'], timeoutMs: 60_000 });
+    kubectl = kubectlFor(server.kubeconfig);
+    await firstNodeName(kubectl);
+    // the test image: the host's static busybox in one layer, no registry involved
+    const archive = join(server.dataDir, 'busybox.tar');
+    writeFileSync(archive, dockerArchive(busyboxLayer(), { tags: [IMAGE] }));
+    const imported = await run(process.execPath, [join(ROOT, 'bin/skiff.js'), 'images', 'import', '--data-dir', server.dataDir, archive]);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.match(imported.stdout, /imported skiff\.test\/busybox:1/);
+  });
+
+  after(async () => {
+    await server?.stop();
+    try {
+      execFileSync('ip', ['link', 'del', 'skiff0'], { stdio: 'ignore' });
+    } catch {
+      // no bridge was made
+    }
+    if (server) await removeDir(server.dataDir);
+  });
+
+  test('the node reports containerd and the imported images', async () => {
+    const node = (await kubectl.json<{ items: { status: { nodeInfo: { containerRuntimeVersion: string } }; spec: { podCIDR?: string } }[] }>(['get', 'nodes'])).items[0]!;
+    assert.match(node.status.nodeInfo.containerRuntimeVersion, /^containerd:\/\//);
+    assert.ok(node.spec.podCIDR);
+    const ls = await run(process.execPath, [join(ROOT, 'bin/skiff.js'), 'images', 'ls', '--data-dir', server.dataDir]);
+    assert.equal(ls.code, 0, ls.stderr);
+    assert.match(ls.stdout, /skiff\.test\/busybox:1/);
+    assert.match(ls.stdout, /skiff\.local\/pause:1/);
+  });
+
+  test('a deployment of the image reaches 3/3 Running, each pod on its own IP the host reaches', async () => {
+    await kubectl.ok(['create', 'deployment', 'web', `--image=${IMAGE}`, '--replicas=3', '--', 'sh', '-c', 'hostname > /tmp/index.html; echo started; exec httpd -f -p 8080 -h /tmp']);
+    await kubectl.ok(['rollout', 'status', 'deployment/web', '--timeout=120s']);
+    const pods = await waitFor('3 running pods with IPs', async () => {
+      const list = await kubectl.json<{ items: PodJson[] }>(['get', 'pods', '-l', 'app=web']);
+      const running = list.items.filter((p) => p.status.phase === 'Running' && p.status.podIP);
+      return running.length === 3 ? running : undefined;
+    }, 60_000);
+    const ips = pods.map((p) => p.status.podIP!);
+    assert.equal(new Set(ips).size, 3, `pod IPs are distinct: ${ips.join(' ')}`);
+    for (const p of pods) {
+      assert.match(p.status.podIP!, /^10\.42\.\d+\.\d+$/);
+      assert.deepEqual(p.status.podIPs, [{ ip: p.status.podIP }]);
+      assert.match(p.status.containerStatuses![0]!.containerID!, /^containerd:\/\//);
+      // the host reaches the pod on its own IP, and the pod answers with its own hostname
+      const body = await waitFor(`pod ${p.metadata.name} answers`, async () => {
+        const res = await fetch(`http://${p.status.podIP}:8080/index.html`);
+        return res.ok ? res.text() : undefined;
+      }, 20_000);
+      assert.equal(body.trim(), p.metadata.name);
+      assert.match(await kubectl.ok(['logs', p.metadata.name]), /^started$/m);
+    }
+  });
+
+  test('a container without a command runs the image\'s own entrypoint and cmd', async () => {
+    const archive = join(server.dataDir, 'greeter.tar');
+    writeFileSync(archive, dockerArchive(busyboxLayer(), { tags: ['skiff.test/greeter:1'], entrypoint: ['/bin/echo'], cmd: ['hello', 'from', 'cmd'] }));
+    const imported = await run(process.execPath, [join(ROOT, 'bin/skiff.js'), 'images', 'import', '--data-dir', server.dataDir, archive]);
+    assert.equal(imported.code, 0, imported.stderr);
+    await kubectl.ok(['run', 'greeter', '--image=skiff.test/greeter:1', '--image-pull-policy=Never', '--restart=Never']);
+    await kubectl.ok(['run', 'greeter-args', '--image=skiff.test/greeter:1', '--image-pull-policy=Never', '--restart=Never', '--', 'args', 'replace', 'cmd']);
+    await waitFor('both pods succeed', async () => {
+      const list = await kubectl.json<{ items: PodJson[] }>(['get', 'pods', 'greeter', 'greeter-args']);
+      return list.items.every((p) => p.status.phase === 'Succeeded');
+    }, 60_000);
+    assert.equal((await kubectl.ok(['logs', 'greeter'])).trim(), 'hello from cmd');
+    assert.equal((await kubectl.ok(['logs', 'greeter-args'])).trim(), 'args replace cmd');
+  });
+});
