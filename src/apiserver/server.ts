@@ -16,6 +16,7 @@ import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handlePatch } from './handlers/patch.js';
 import { handleGet, handleList } from './handlers/read.js';
 import type { RequestScope } from './handlers/scope.js';
+import { handleEviction } from './handlers/eviction.js';
 import { handleBinding, handleScale } from './handlers/subresources.js';
 import { handleFinalize } from './handlers/finalize.js';
 import { KubeletProxy, rejectUpgrade, type KubeletClientTls } from './kubelet-proxy/kubelet-proxy.js';
@@ -344,6 +345,9 @@ export class ApiServer {
       case 'binding':
         if (info.verb !== 'create') throw notAllowed();
         return handleBinding(scope);
+      case 'eviction':
+        if (info.verb !== 'create') throw notAllowed();
+        return handleEviction(scope);
       case 'finalize':
         if (info.verb !== 'update') throw notAllowed();
         return handleFinalize(scope);

@@ -26,6 +26,7 @@ export function subresourceVerbs(sub: string): string[] {
     case 'scale':
       return ['get', 'patch', 'update'];
     case 'binding':
+    case 'eviction':
       return ['create'];
     case 'finalize':
       return ['update'];
@@ -41,6 +42,7 @@ export function subresourceVerbs(sub: string): string[] {
 export function subresourceKind(r: ResourceInfo, sub: string): { group: string; version: string; kind: string } {
   if (sub === 'scale') return { group: 'autoscaling', version: 'v1', kind: 'Scale' };
   if (sub === 'binding') return { group: '', version: 'v1', kind: 'Binding' };
+  if (sub === 'eviction') return { group: 'policy', version: 'v1', kind: 'Eviction' };
   const options: Record<string, string> = { exec: 'PodExecOptions', attach: 'PodAttachOptions', portforward: 'PodPortForwardOptions' };
   if (options[sub]) return { group: '', version: 'v1', kind: options[sub] };
   return { group: r.group, version: r.version, kind: r.kind };

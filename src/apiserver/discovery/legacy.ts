@@ -59,8 +59,11 @@ export function apiResourceList(group: string, version: string) {
         kind: k.kind,
         verbs: subresourceVerbs(sub),
       };
-      if (k.group !== r.group) subEntry.group = k.group;
-      if (k.version !== r.version) subEntry.version = k.version;
+      // a subresource of another group names both its group and version (kubectl drain looks for pods/eviction's)
+      if (k.group !== r.group || k.version !== r.version) {
+        subEntry.group = k.group;
+        subEntry.version = k.version;
+      }
       resources.push(subEntry);
     }
   }

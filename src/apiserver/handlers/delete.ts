@@ -2,7 +2,7 @@ import type { KubeObject } from '../../api/object.js';
 import { isObject } from '../../api/object.js';
 import { ApiError, badRequest } from '../../machinery/api-error.js';
 import { readBody } from '../http/body.js';
-import { parseJson } from '../http/decode.js';
+import { decodeObjectBody } from '../http/decode.js';
 import { writeBody } from '../http/respond.js';
 import type { DeleteParams } from '../registry/registry-store.js';
 import { selectionFrom } from '../selection.js';
@@ -17,7 +17,14 @@ const POLICIES = ['Orphan', 'Background', 'Foreground'];
 export async function readDeleteOptions(scope: RequestScope): Promise<DeleteParams> {
   const body = await readBody(scope.req);
   const q = scope.query;
-  const opts: Record<string, unknown> = body.length > 0 ? asObject(parseJson(body)) : { ...parseDeleteQuery(q) };
+  // kubectl sends DeleteOptions as protobuf as readily as JSON
+  const opts: Record<string, unknown> = body.length > 0 ? asObject(decodeObjectBody(body, scope.req.headers['content-type'])) : { ...parseDeleteQuery(q) };
+  const params = deleteParamsFrom(opts);
+  return { ...params, dryRun: isDryRun(q) || params.dryRun };
+}
+
+/** DeleteParams from a DeleteOptions object (a request body, or an Eviction's deleteOptions). */
+export function deleteParamsFrom(opts: Record<string, unknown>): DeleteParams {
   const grace = opts.gracePeriodSeconds;
   const policy = opts.propagationPolicy;
   const orphan = opts.orphanDependents;
@@ -33,7 +40,7 @@ export async function readDeleteOptions(scope: RequestScope): Promise<DeletePara
   }
   const pre = isObject(opts.preconditions) ? opts.preconditions : undefined;
   return {
-    dryRun: isDryRun(q) || dryRunBody,
+    dryRun: dryRunBody,
     gracePeriodSeconds: grace as number | undefined,
     propagationPolicy: policy as string | undefined,
     orphanDependents: orphan as boolean | undefined,

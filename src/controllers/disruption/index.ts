@@ -1,0 +1,62 @@
+import type { Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
+import { Controller } from '../../client/controller/controller.js';
+import { labelSelectorFromObject } from '../../machinery/labels/index.js';
+import type { ControllerDescriptor } from '../controller-descriptor.js';
+import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { DisruptionReconciler, PDBS } from './disruption-reconciler.js';
+
+const PODS = { group: '', version: 'v1', resource: 'pods' };
+const REPLICA_SETS = { group: 'apps', version: 'v1', resource: 'replicasets' };
+const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
+const STATEFUL_SETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
+
+export const controller: ControllerDescriptor = {
+  name: 'disruption',
+  async start(ctx) {
+    const pdbs = ctx.informers.forResource<PodDisruptionBudget>(PDBS);
+    const pods = ctx.informers.forResource<Pod>(PODS);
+    const replicaSets = ctx.informers.forResource<ReplicaSet>(REPLICA_SETS);
+    const deployments = ctx.informers.forResource<Deployment>(DEPLOYMENTS);
+    const statefulSets = ctx.informers.forResource<StatefulSet>(STATEFUL_SETS);
+    const reconciler = new DisruptionReconciler({
+      client: ctx.client,
+      recorder: ctx.eventRecorder('controllermanager'),
+      pdbs: pdbs.lister,
+      pods: pods.lister,
+      replicaSets: replicaSets.lister,
+      deployments: deployments.lister,
+      statefulSets: statefulSets.lister,
+    });
+    const budgetsIn = (namespace: string, selects: (pdb: PodDisruptionBudget) => boolean): string[] =>
+      pdbs.lister
+        .namespace(namespace)
+        .list()
+        .filter(selects)
+        .map((p) => `${namespace}/${p.metadata?.name ?? ''}`);
+    const budgetsOf = (pod: Pod): string[] =>
+      budgetsIn(pod.metadata?.namespace ?? '', (pdb) => {
+        try {
+          return labelSelectorFromObject(pdb.spec?.selector).matches(pod.metadata?.labels ?? {});
+        } catch {
+          return false;
+        }
+      });
+    // a scale change moves expectedPods of every budget in the namespace that counts by controllers
+    const budgetsInNamespaceOf = (obj: { metadata?: { namespace?: string } }): string[] => budgetsIn(obj.metadata?.namespace ?? '', () => true);
+    const c = new Controller({
+      name: 'disruption',
+      workers: 2,
+      metrics: ctx.metrics,
+      reconciler: instrumentedReconciler('disruption', reconciler, ctx.metrics),
+      onError: (key, err) => ctx.logger.warn('syncing a PodDisruptionBudget failed', { pdb: key, error: err instanceof Error ? err.message : String(err) }),
+    })
+      .watches(pdbs, { enqueue: 'self' })
+      .watches(pods, { enqueue: budgetsOf })
+      .watches(replicaSets, { enqueue: budgetsInNamespaceOf })
+      .watches(deployments, { enqueue: budgetsInNamespaceOf })
+      .watches(statefulSets, { enqueue: budgetsInNamespaceOf });
+    await c.run(ctx.signal);
+  },
+};
