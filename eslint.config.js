@@ -41,8 +41,10 @@ export default tseslint.config(
       'no-throw-literal': 'error',
     },
   },
-  boundary('api', ['machinery', 'storage', 'apiserver', 'client', 'cli', ...components]),
-  boundary('machinery', ['storage', 'apiserver', 'client', 'cli', ...components]),
+  boundary('api', ['machinery', 'base', 'storage', 'apiserver', 'client', 'cli', ...components]),
+  boundary('machinery', ['base', 'storage', 'apiserver', 'client', 'cli', ...components]),
+  // base: what every daemon shares (HTTP serving with health and metrics, Clock); it builds on machinery and api only
+  boundary('base', ['storage', 'apiserver', 'client', 'cli', ...components]),
   boundary('storage', ['apiserver', 'client', 'cli', ...components]),
   boundary('apiserver', ['client', 'cli', ...components]),
   boundary('client', ['storage', 'apiserver', 'cli', ...components]),

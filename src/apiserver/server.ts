@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setMaxListeners } from 'node:events';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ApiError, badRequest, internalError, methodNotAllowed, notFound } from '../machinery/api-error.js';
 import type { Logger } from '../machinery/logger.js';
+import { closeGracefully, listen } from '../base/http/listen.js';
 import type { Storage } from '../storage/storage.js';
 import { StorageError } from '../storage/errors.js';
 import { storageErrorToApiError } from './registry/storage-errors.js';
@@ -118,26 +118,16 @@ export class ApiServer {
   }
 
   async start(): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.opts.port, this.opts.bindAddress, () => resolve());
-    });
+    const port = await listen(this.server, this.opts.port, this.opts.bindAddress);
     const crds = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
     this.controllers = runCrdController({ store: crds, logger: this.opts.logger, signal: this.stopping.signal, now: this.clock });
-    return (this.server.address() as AddressInfo).port;
+    return port;
   }
 
   /** Ends watches, stops accepting, and waits for in-flight requests. */
   async stop(): Promise<void> {
     this.stopping.abort();
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    // ended watches leave keep-alive connections idle only after their last write: keep closing idle ones
-    const sweep = setInterval(() => this.server.closeIdleConnections(), 50);
-    this.server.closeIdleConnections();
-    const timer = setTimeout(() => this.server.closeAllConnections(), 5000);
-    await closed;
-    clearInterval(sweep);
-    clearTimeout(timer);
+    await closeGracefully(this.server, { drainMs: 5000 });
     await this.controllers;
   }
 

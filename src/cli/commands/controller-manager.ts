@@ -4,7 +4,7 @@ import type { ControllerConfig } from '../../controllers/controller-descriptor.j
 import { InvalidDurationError, parseDuration } from '../../machinery/duration.js';
 import { CLIENT_FLAGS, clientFromFlags, healthFlags, healthPort, LEADER_GAUGE, leaderElectionFlags, runWhileLeading } from '../component-runtime.js';
 import { UsageError } from '../flags.js';
-import { DaemonServer } from '../../machinery/daemon-server.js';
+import { DaemonServer } from '../../base/http/daemon-server.js';
 import { MetricsRegistry } from '../../machinery/metrics/registry.js';
 import { loadControllers } from '../../controllers/load-controllers.js';
 import { selectControllers, UnknownControllerError } from '../../controllers/controller-selection.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Client, loadKubeconfig } from '../../client/rest/index.js';
-import { DaemonServer } from '../../machinery/daemon-server.js';
+import { DaemonServer } from '../../base/http/daemon-server.js';
 import { MetricsRegistry } from '../../machinery/metrics/registry.js';
 import { Kubelet } from '../../kubelet/kubelet.js';
 import { addResourceLists, parseResourceList, parseTaints } from '../../kubelet/node/node-status.js';

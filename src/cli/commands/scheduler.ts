@@ -4,7 +4,7 @@ import { CLIENT_FLAGS, clientFromFlags, healthFlags, healthPort, LEADER_GAUGE, l
 import { UsageError } from '../flags.js';
 import { SharedInformerFactory } from '../../client/cache/shared-informer-factory.js';
 import { EventRecorder } from '../../client/events/event-recorder.js';
-import { DaemonServer } from '../../machinery/daemon-server.js';
+import { DaemonServer } from '../../base/http/daemon-server.js';
 import { MetricsRegistry } from '../../machinery/metrics/registry.js';
 import { ConfigurationError, defaultConfiguration, parseSchedulerConfiguration, type SchedulerConfiguration } from '../../scheduler/config/scheduler-configuration.js';
 import { UnknownPluginError } from '../../scheduler/framework/framework.js';

@@ -1,19 +1,10 @@
+import { realClock } from '../../base/clock.js';
+
 /**
- * Waits `ms` milliseconds, or less if the signal aborts. It resolves rather
- * than rejects on abort: loops check `signal.aborted` themselves, which keeps
- * shutdown free of spurious errors.
+ * Waits `ms` milliseconds on the real clock, or less if the signal aborts
+ * (resolving, not rejecting). Logic that should be testable without waiting
+ * takes a Clock from src/base/clock.ts and calls its `sleep` instead.
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return realClock.sleep(ms, signal);
 }

@@ -1,7 +1,7 @@
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Client } from '../rest/client.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../rest/error-predicates.js';
-import { sleep } from '../flowcontrol/sleep.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 export interface LeaderElectionOptions {
   lease: { namespace: string; name: string };
@@ -23,7 +23,8 @@ export interface LeaderElectionOptions {
   onStoppedLeading?(): void;
   onNewLeader?(identity: string): void;
   onError?(err: unknown): void;
-  now?: () => number;
+  /** Time and waits (default the real clock). */
+  clock?: Clock;
 }
 
 const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
@@ -67,7 +68,9 @@ function microTime(ms: number): string {
  */
 export async function runLeaderElection(o: LeaderElectionOptions): Promise<void> {
   const { leaseDurationMs: leaseDuration, renewDeadlineMs: renewDeadline, retryPeriodMs: retryPeriod } = leaderElectionTimings(o);
-  const now = o.now ?? Date.now;
+  const clock = o.clock ?? realClock;
+  const now = () => clock.now();
+  const sleep = (ms: number, signal: AbortSignal) => clock.sleep(ms, signal);
   const leases = o.client.resource<Lease>(LEASES).namespace(o.lease.namespace);
   let observed: { holder: string; renewTime: string; at: number } | undefined;
   let lastLeader = '';

@@ -1,3 +1,4 @@
+import { FakeClock } from '../../base/fake-clock.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Queue } from './queue.js';
@@ -58,14 +59,18 @@ test('shutDown wakes getters; queued items are still handed out; drain waits for
 });
 
 test('addAfter delivers later; earlier deadline wins; shutdown cancels', async () => {
-  const q = new DelayingQueue<string>();
+  const clock = new FakeClock();
+  const q = new DelayingQueue<string>({ clock });
   q.addAfter('a', 10_000);
   q.addAfter('a', 20);
   assert.equal(q.len(), 0);
   assert.equal(q.pendingDelayed(), 1);
-  const start = Date.now();
+  await clock.advance(19);
+  assert.equal(q.len(), 0, 'not before its delay');
+  await clock.advance(1);
+  assert.equal(q.len(), 1, 'the earlier deadline won');
   assert.equal(await q.get(), 'a');
-  assert.ok(Date.now() - start < 5000);
+  assert.equal(clock.pendingTimers(), 0, 'the later timer was cancelled');
   q.addAfter('b', 0);
   assert.equal(q.len(), 1);
   q.addAfter('c', 10_000);

@@ -1,8 +1,7 @@
-import { DelayingQueue } from './delaying-queue.js';
-import type { QueueOptions } from './queue.js';
+import { DelayingQueue, type DelayingQueueOptions } from './delaying-queue.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
 
-export interface RateLimitingQueueOptions<T> extends QueueOptions {
+export interface RateLimitingQueueOptions<T> extends DelayingQueueOptions {
   rateLimiter?: RateLimiter<T>;
 }
 

@@ -1,3 +1,4 @@
+import { FakeClock } from '../../base/fake-clock.js';
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
@@ -14,7 +15,7 @@ let api: TestApiServer;
 let objects: TestObjects;
 let client: Client;
 let recorder: EventRecorder;
-let clock: number;
+let clock: FakeClock;
 let reconciler: CronJobReconciler;
 const cronJobIndex = new MapIndexer<CronJob>();
 const jobIndex = new MapIndexer<Job>();
@@ -24,8 +25,8 @@ beforeEach(async () => {
   client = api.client;
   objects = new TestObjects(client);
   recorder = new EventRecorder({ client, component: 'cronjob-controller' });
-  clock = Date.parse('2024-03-01T10:00:30Z');
-  reconciler = new CronJobReconciler({ client, cronJobs: new Lister(cronJobIndex), jobs: new Lister(jobIndex), recorder, now: () => clock });
+  clock = new FakeClock('2024-03-01T10:00:30Z');
+  reconciler = new CronJobReconciler({ client, cronJobs: new Lister(cronJobIndex), jobs: new Lister(jobIndex), recorder, clock });
 });
 afterEach(async () => {
   await recorder.stop();
@@ -76,7 +77,7 @@ test('waits for the first start, then creates the job named after the scheduled 
   const first = await reconcile();
   assert.equal((await jobs()).length, 0);
   assert.equal(first?.requeueAfter, 30_000 + 100, 'wakes just after 10:01');
-  clock = Date.parse('2024-03-01T10:01:00.200Z');
+  clock.set('2024-03-01T10:01:00.200Z');
   await reconcile();
   assert.deepEqual((await jobs()).map((j) => j.metadata?.name), [`every-${Date.parse('2024-03-01T10:01:00Z') / 60_000}`]);
   const job = (await jobs())[0];
@@ -91,7 +92,7 @@ test('waits for the first start, then creates the job named after the scheduled 
 
 test('many missed starts: a warning, and only the latest runs', async () => {
   await putCronJob({}, { lastScheduleTime: '2024-03-01T07:00:00Z' });
-  clock = Date.parse('2024-03-01T10:00:30Z');
+  clock.set('2024-03-01T10:00:30Z');
   await reconcile();
   assert.deepEqual((await jobs()).map((j) => j.metadata?.annotations?.['batch.kubernetes.io/cronjob-scheduled-timestamp']), ['2024-03-01T10:00:00Z']);
   await recorder.flush();
@@ -102,20 +103,20 @@ test('many missed starts: a warning, and only the latest runs', async () => {
 
 test('startingDeadlineSeconds: a start later than the deadline is skipped', async () => {
   await putCronJob({ schedule: '0 * * * *', startingDeadlineSeconds: 10 }, { lastScheduleTime: '2024-03-01T09:00:00Z' });
-  clock = Date.parse('2024-03-01T10:00:30Z');
+  clock.set('2024-03-01T10:00:30Z');
   const r = await reconcile();
   assert.equal((await jobs()).length, 0);
-  assert.equal(r?.requeueAfter, Date.parse('2024-03-01T11:00:00Z') - clock + 100);
+  assert.equal(r?.requeueAfter, Date.parse('2024-03-01T11:00:00Z') - clock.now() + 100);
 });
 
 test('concurrency policies: Forbid skips, Replace deletes the running job, Allow runs both', async () => {
   for (const policy of ['Forbid', 'Replace', 'Allow'] as const) {
     for (const j of await jobs()) await objects.erase(JOBS, 'ns', j.metadata!.name!);
     await putCronJob({ concurrencyPolicy: policy }, {});
-    clock = Date.parse('2024-03-01T10:01:00.100Z');
+    clock.set('2024-03-01T10:01:00.100Z');
     await reconcile();
     const firstName = (await jobs())[0].metadata?.name;
-    clock = Date.parse('2024-03-01T10:02:00.100Z');
+    clock.set('2024-03-01T10:02:00.100Z');
     await reconcile();
     const names = (await jobs()).map((j) => j.metadata?.name).sort();
     if (policy === 'Forbid') assert.deepEqual(names, [firstName], policy);
@@ -127,12 +128,12 @@ test('concurrency policies: Forbid skips, Replace deletes the running job, Allow
 
 test('suspend stops new jobs; finished jobs leave active, set lastSuccessfulTime and are pruned to the history limits', async () => {
   await putCronJob({ suspend: true, successfulJobsHistoryLimit: 1, failedJobsHistoryLimit: 0 });
-  clock = Date.parse('2024-03-01T10:05:00.100Z');
+  clock.set('2024-03-01T10:05:00.100Z');
   await reconcile();
   assert.equal((await jobs()).length, 0, 'suspended');
   await putCronJob({ successfulJobsHistoryLimit: 1, failedJobsHistoryLimit: 0 }, { lastScheduleTime: '2024-03-01T10:00:00Z' });
   for (const minute of ['01', '02', '03']) {
-    clock = Date.parse(`2024-03-01T10:${minute}:00.100Z`);
+    clock.set(`2024-03-01T10:${minute}:00.100Z`);
     await reconcile();
   }
   assert.equal((await jobs()).length, 3);
@@ -140,7 +141,7 @@ test('suspend stops new jobs; finished jobs leave active, set lastSuccessfulTime
   await finish(a, 'Complete', '2024-03-01T10:01:30Z');
   await finish(b, 'Complete', '2024-03-01T10:02:30Z');
   await finish(c, 'Failed', '2024-03-01T10:03:30Z');
-  clock = Date.parse('2024-03-01T10:03:40Z');
+  clock.set('2024-03-01T10:03:40Z');
   await reconcile();
   assert.deepEqual((await jobs()).map((j) => j.metadata?.name), [b], 'one success kept, no failure kept');
   assert.equal((await cronJob()).status?.active, undefined);
@@ -151,7 +152,7 @@ test('suspend stops new jobs; finished jobs leave active, set lastSuccessfulTime
 
 test('time zone: the schedule runs on the zone wall clock', async () => {
   await putCronJob({ schedule: '30 10 * * *', timeZone: 'Asia/Kolkata' }, { lastScheduleTime: '2024-03-01T00:00:00Z' });
-  clock = Date.parse('2024-03-01T05:00:30Z'); // 10:30:30 in India
+  clock.set('2024-03-01T05:00:30Z'); // 10:30:30 in India
   await reconcile();
   assert.deepEqual((await jobs()).map((j) => j.metadata?.annotations?.['batch.kubernetes.io/cronjob-scheduled-timestamp']), ['2024-03-01T10:30:00+05:30']);
 });

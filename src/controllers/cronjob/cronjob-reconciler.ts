@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../../base/clock.js';
 import type { CronJob, CronJobStatus, Job } from 'kubernetes-types/batch/v1.js';
 import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import type { Lister } from '../../client/cache/lister.js';
@@ -24,7 +25,8 @@ export interface CronJobReconcilerOptions {
   jobs: Lister<Job>;
   recorder: EventRecorder;
   /** Injectable for tests that drive time. */
-  now?: () => number;
+  /** Time (default the real clock). */
+  clock?: Clock;
 }
 
 function finishedAs(job: Job): 'Complete' | 'Failed' | undefined {
@@ -46,10 +48,10 @@ const startOf = (j: Job): number => Date.parse(j.status?.startTime ?? j.metadata
  * asks to be woken at the next start time.
  */
 export class CronJobReconciler implements Reconciler {
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(private readonly o: CronJobReconcilerOptions) {
-    this.now = o.now ?? Date.now;
+    this.clock = o.clock ?? realClock;
   }
 
   async reconcile(key: string): Promise<ReconcileResult | void> {
@@ -138,7 +140,7 @@ export class CronJobReconciler implements Reconciler {
       this.o.recorder.event(cj, 'Warning', reason, `unparseable schedule: ${JSON.stringify(cj.spec?.schedule)} : ${err.message}`);
       throw new TerminalError(err.message, { cause: err });
     }
-    const now = this.now();
+    const now = this.clock.now();
     const wake = (): ReconcileResult | void => {
       const next = schedule.next(now);
       return next === undefined ? undefined : { requeueAfter: Math.max(0, next - now) + REQUEUE_SLACK_MS };

@@ -1,7 +1,8 @@
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import { serveHealth, serveMetrics } from '../../base/http/health.js';
+import { closeGracefully, listen } from '../../base/http/listen.js';
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { LogQueryError, parseLogOptions, streamLogs } from './container-logs.js';
@@ -37,19 +38,12 @@ export class KubeletServer {
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(req, socket, head));
   }
 
-  async start(): Promise<number> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(this.opts.port, this.opts.bindAddress, () => resolve());
-    });
-    return (this.server.address() as AddressInfo).port;
+  start(): Promise<number> {
+    return listen(this.server, this.opts.port, this.opts.bindAddress);
   }
 
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      this.server.close(() => resolve());
-      this.server.closeAllConnections();
-    });
+  stop(): Promise<void> {
+    return closeGracefully(this.server, { drainMs: 0 });
   }
 
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -72,8 +66,8 @@ export class KubeletServer {
         const sock = req.socket as import('node:tls').TLSSocket;
         if (!sock.authorized && parts[0] !== 'healthz') return text(res, 401, 'Unauthorized\n');
       }
-      if (parts[0] === 'healthz') return text(res, 200, 'ok');
-      if (parts[0] === 'metrics') return text(res, 200, this.opts.metrics.render(), 'text/plain; version=0.0.4; charset=utf-8');
+      if (parts[0] === 'healthz') return await serveHealth(res, '/healthz', url.searchParams, {});
+      if (parts[0] === 'metrics') return serveMetrics(res, this.opts.metrics.render());
       if (parts[0] === 'pods' && parts.length === 1) return text(res, 200, JSON.stringify(this.opts.pods()), 'application/json');
       if (parts[0] === 'containerLogs' && (parts.length === 3 || parts.length === 4) && req.method === 'GET') {
         let opts;

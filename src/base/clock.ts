@@ -1,0 +1,49 @@
+/** A timer a Clock started; pass it back to `clearTimeout`. */
+export type TimerHandle = { readonly id: number } | ReturnType<typeof setTimeout>;
+
+/**
+ * Where time comes from. Logic that reads the time or waits takes a Clock
+ * (default `realClock`), so tests drive it with a FakeClock instead of
+ * sleeping and hoping.
+ */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle | undefined): void;
+  /**
+   * Waits `ms` milliseconds, or less if the signal aborts. It resolves rather
+   * than rejects on abort: loops check `signal.aborted` themselves, which
+   * keeps shutdown free of spurious errors.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** A `sleep` for any clock's timers. */
+export function sleepOn(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const onAbort = (): void => {
+      clock.clearTimeout(timer);
+      resolve();
+    };
+    const timer = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The process's clock: Date.now and the global timers. */
+export const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout> | undefined),
+  sleep: (ms, signal) => sleepOn(realClock, ms, signal),
+};
+
+/** RFC 3339 in UTC with whole seconds, as Kubernetes writes metav1.Time. */
+export function rfc3339(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
