@@ -50,7 +50,7 @@ after(async () => {
 
 test('kubectl drain evicts within the PodDisruptionBudget, one pod at a time, and the rest reschedule', async () => {
   const first = await firstNodeName(kubectl);
-  node2 = spawn(process.execPath, [join(ROOT, 'bin/skiff.js'), 'kubelet', '--kubeconfig', server.kubeconfig, '--node-name', 'node-2', '--root-dir', rootDir, '--port', '0', '--health-port', '0'], {
+  node2 = spawn(process.execPath, [join(ROOT, 'bin/skiff.js'), 'kubelet', '--container-runtime', 'process', '--kubeconfig', server.kubeconfig, '--node-name', 'node-2', '--root-dir', rootDir, '--port', '0', '--health-port', '0'], {
     cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' },
   });
   node2.stderr!.on('data', (d: Buffer) => (node2Logs += d.toString()));
@@ -81,7 +81,7 @@ spec:
   const pods = await waitFor('3 pods Running on node-2', async () => {
     const list = await running();
     return list.length === 3 && list.every((p) => p.spec.nodeName === 'node-2') ? list : undefined;
-  }, 30_000);
+  }, 30_000).catch(async (err: Error) => assert.fail(`${err.message}\n${await kubectl.ok(['get', 'pods', '-o', 'wide'])}\n${await kubectl.ok(['describe', 'pods'])}\n${node2Logs.slice(-3000)}`));
   await kubectl.ok(['uncordon', first]);
 
   const budget = async (allowed: number): Promise<PdbJson> =>
