@@ -97,4 +97,30 @@ describe('real containers through containerd', requirements, () => {
     assert.equal((await kubectl.ok(['logs', 'greeter'])).trim(), 'hello from cmd');
     assert.equal((await kubectl.ok(['logs', 'greeter-args'])).trim(), 'args replace cmd');
   });
+
+  test('exec runs inside the pod: ps shows only its own processes, id -u is the runAsUser', async () => {
+    const pod = (await kubectl.json<{ items: PodJson[] }>(['get', 'pods', '-l', 'app=web'])).items[0]!;
+    const ps = await kubectl.ok(['exec', pod.metadata.name, '--', 'ps', '-o', 'pid,comm']);
+    const commands = ps.trim().split('\n').slice(1).map((l) => l.trim().split(/\s+/)[1]);
+    assert.deepEqual([...new Set(commands)].sort(), ['httpd', 'ps'], ps);
+    assert.match(ps, /^\s*1\s+httpd$/m);
+    await kubectl.ok(['apply', '-f', '-'], { input: `apiVersion: v1
+kind: Pod
+metadata:
+  name: runas
+spec:
+  securityContext:
+    runAsUser: 1234
+  containers:
+  - name: c
+    image: ${IMAGE}
+    command: ['sleep', '3600']
+` });
+    await kubectl.ok(['wait', '--for=condition=Ready', 'pod/runas', '--timeout=60s']);
+    assert.equal((await kubectl.ok(['exec', 'runas', '--', 'id', '-u'])).trim(), '1234');
+    const failed = await kubectl.exec(['exec', 'runas', '--', 'sh', '-c', 'echo out; echo err >&2; exit 3']);
+    assert.equal(failed.code, 3);
+    assert.equal(failed.stdout.trim(), 'out');
+    assert.match(failed.stderr, /^err$/m);
+  });
 });

@@ -267,6 +267,8 @@ export class PodWorker {
         argv: containerArgv(r.spec, full),
         command: r.spec.command?.map((a) => expandVars(a, full)),
         args: r.spec.args?.map((a) => expandVars(a, full)),
+        runAsUser: r.spec.securityContext?.runAsUser ?? this.pod.spec?.securityContext?.runAsUser,
+        runAsGroup: r.spec.securityContext?.runAsGroup ?? this.pod.spec?.securityContext?.runAsGroup,
         env: full,
         workingDir: r.spec.workingDir,
         mounts: (r.spec.volumeMounts ?? []).flatMap((m) => {

@@ -45,6 +45,9 @@ export interface ContainerConfig {
    */
   command?: string[];
   args?: string[];
+  /** The securityContext's user and group (container over pod), for runtimes that run images. */
+  runAsUser?: number;
+  runAsGroup?: number;
   env: Record<string, string>;
   workingDir?: string;
   mounts: Mount[];
@@ -151,6 +154,20 @@ export interface StreamingRuntime {
   attach(id: string, opts: StreamOptions): Promise<ContainerStreams>;
   /** A TCP connection to `port` inside the pod's network. */
   portForward(podSandboxId: string, port: number): Promise<NodeJS.ReadWriteStream & { destroy(): void }>;
+}
+
+/**
+ * A runtime with its own streaming server (CRI): exec and attach are
+ * prepared by a call that returns a URL, and the kubelet proxies the
+ * client's upgrade to it instead of serving the streams itself.
+ */
+export interface StreamUrlRuntime {
+  execUrl(id: string, argv: string[], opts: StreamOptions): Promise<string>;
+  attachUrl(id: string, opts: StreamOptions): Promise<string>;
+}
+
+export function hasStreamUrls(r: object): r is StreamUrlRuntime {
+  return 'execUrl' in r && 'attachUrl' in r;
 }
 
 export interface RuntimeVersion {

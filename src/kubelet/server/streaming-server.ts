@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { StreamingRuntime } from '../runtime/runtime.js';
+import { hasStreamUrls, RuntimeError, type StreamingRuntime } from '../runtime/runtime.js';
 import { PORT_FORWARD_PROTOCOL, PORT_FORWARD_TUNNEL_PROTOCOL, PortForwardHandler } from './port-forward.js';
 import { parseStreamOptions, serveRemoteCommand } from './remote-command.js';
 import { SpdySession } from './spdy/spdy-session.js';
+import { proxyUpgrade } from './upgrade-proxy.js';
 import { acceptSpdy, isSpdyRequest } from './spdy/spdy-upgrade.js';
 import { serveSpdyRemoteCommand, SPDY_REMOTE_COMMAND_PROTOCOLS } from './spdy-remote-command.js';
 import { REMOTE_COMMAND_PROTOCOLS, type TerminalSize } from './stream-channel.js';
@@ -49,6 +50,17 @@ export class StreamingServer {
     const opts = parseStreamOptions(url.searchParams);
     if (kind === 'exec' && opts.command.length === 0) return reject(socket, 400, 'you must specify at least one command for the container');
     if (!opts.stdin && !opts.stdout && !opts.stderr) return reject(socket, 400, 'you must specify at least 1 of stdin, stdout, stderr');
+    if (hasStreamUrls(this.runtime)) {
+      const streamOpts = { ...opts, stderr: opts.stderr && !opts.tty };
+      let url: string;
+      try {
+        url = kind === 'exec' ? await this.runtime.execUrl(target.id, opts.command, streamOpts) : await this.runtime.attachUrl(target.id, streamOpts);
+      } catch (err) {
+        if (!(err instanceof RuntimeError)) throw err;
+        return reject(socket, 500, err.message);
+      }
+      return proxyUpgrade(req, socket, head, url);
+    }
     const open = (o: { initialSize?: TerminalSize }) => (kind === 'exec' ? this.runtime.exec(target.id, opts.command, { ...opts, ...o }) : this.runtime.attach(target.id, { ...opts, ...o }));
     if (isWebSocketRequest(req)) {
       const ws = WebSocketConnection.accept(req, socket, head, REMOTE_COMMAND_PROTOCOLS);

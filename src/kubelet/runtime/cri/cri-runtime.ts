@@ -3,7 +3,7 @@ import { basename, dirname } from 'node:path';
 import { dialPort } from '../dial-port.js';
 import {
   RuntimeError, type ContainerConfig, type ContainerState, type ContainerStatus, type ContainerStreams, type ExecResult,
-  type PodSandboxConfig, type PodSandboxStatus, type Runtime, type RuntimeVersion,
+  type PodSandboxConfig, type PodSandboxStatus, type Runtime, type RuntimeVersion, type StreamOptions, type StreamUrlRuntime,
 } from '../runtime.js';
 import { CriClient, CriError, type CriMessage } from './cri-client.js';
 
@@ -33,7 +33,7 @@ export interface CriRuntimeOptions {
  * containers are the runtime's, the kubelet only asks. Container state
  * changes are found by polling ListContainers, which is one cheap call.
  */
-export class CriRuntime implements Runtime {
+export class CriRuntime implements Runtime, StreamUrlRuntime {
   private readonly listeners: ((s: ContainerStatus) => void)[] = [];
   private readonly sandboxIPs = new Map<string, string>();
   private readonly poller = new AbortController();
@@ -158,7 +158,14 @@ export class CriRuntime implements Runtime {
         logPath: basename(config.logPath),
         stdin: config.stdin ?? false,
         stdinOnce: config.stdinOnce ?? false,
-        linux: { resources: limits, securityContext: { namespaceOptions: { network: NAMESPACE_POD, pid: NAMESPACE_CONTAINER, ipc: NAMESPACE_POD } } },
+        linux: {
+          resources: limits,
+          securityContext: {
+            namespaceOptions: { network: NAMESPACE_POD, pid: NAMESPACE_CONTAINER, ipc: NAMESPACE_POD },
+            ...(config.runAsUser !== undefined ? { runAsUser: { value: config.runAsUser } } : {}),
+            ...(config.runAsGroup !== undefined ? { runAsGroup: { value: config.runAsGroup } } : {}),
+          },
+        },
       },
       // the runtime joins the log directory from this config with the container's logPath
       sandboxConfig: { ...this.sandboxConfig({ uid: meta.uid, name: meta.name, namespace: meta.namespace, hostname: '', logDirectory: dirname(config.logPath) }) },
@@ -225,12 +232,23 @@ export class CriRuntime implements Runtime {
     return { exitCode: Number(res.exitCode), stdout: (res.stdout as Buffer).toString(), stderr: (res.stderr as Buffer).toString() };
   }
 
+  /** CRI Exec: the runtime's streaming server URL the kubelet proxies the client's upgrade to. */
+  async execUrl(id: string, argv: string[], opts: StreamOptions): Promise<string> {
+    const res = await this.translate('RunContainerError', this.client.runtime('Exec', { containerId: id, cmd: argv, tty: opts.tty, stdin: opts.stdin, stdout: opts.stdout, stderr: opts.stderr }));
+    return String(res.url);
+  }
+
+  async attachUrl(id: string, opts: StreamOptions): Promise<string> {
+    const res = await this.translate('RunContainerError', this.client.runtime('Attach', { containerId: id, tty: opts.tty, stdin: opts.stdin, stdout: opts.stdout, stderr: opts.stderr }));
+    return String(res.url);
+  }
+
   exec(): Promise<ContainerStreams> {
-    return Promise.reject(new RuntimeError('RunContainerError', 'exec through the CRI streaming server is not supported yet'));
+    return Promise.reject(new RuntimeError('RunContainerError', 'exec goes through the CRI streaming server (execUrl)'));
   }
 
   attach(): Promise<ContainerStreams> {
-    return Promise.reject(new RuntimeError('RunContainerError', 'attach through the CRI streaming server is not supported yet'));
+    return Promise.reject(new RuntimeError('RunContainerError', 'attach goes through the CRI streaming server (attachUrl)'));
   }
 
   /** The host reaches every pod on its own IP, so a port-forward is a plain connection to it. */
