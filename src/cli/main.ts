@@ -1,6 +1,6 @@
-import { readdir } from 'node:fs/promises';
 import { createLogger } from '../machinery/logger.js';
 import { APISERVER_FLAGS, startApiServer } from './apiserver.js';
+import { COMPONENTS } from './components.js';
 import type { ComponentCommand, FlagValues } from './command.js';
 import { parseFlags, usage, UsageError, type FlagSpec } from './flags.js';
 
@@ -8,18 +8,6 @@ const SERVER_FLAGS = {
   ...APISERVER_FLAGS,
   disable: { type: 'string', default: '', description: 'comma-separated components not to run inside skiff server (e.g. kubelet,scheduler), or "all"' },
 } satisfies FlagSpec;
-
-/** Every component command in ./commands/ (one file each, exporting `command`). */
-async function loadComponents(): Promise<ComponentCommand[]> {
-  const dir = new URL('./commands/', import.meta.url);
-  const files = (await readdir(dir)).filter((f) => /\.(ts|js)$/.test(f) && !f.includes('.test.')).sort();
-  const out: ComponentCommand[] = [];
-  for (const f of files) {
-    const mod = (await import(new URL(f, dir).href)) as { command?: ComponentCommand };
-    if (mod.command) out.push(mod.command);
-  }
-  return out;
-}
 
 function help(components: ComponentCommand[]): string {
   const rows: [string, string][] = [
@@ -119,7 +107,7 @@ async function runServer(args: string[], components: ComponentCommand[], apiOnly
 /** Returns an exit code, or -1 when a daemon keeps running until a signal. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  const components = await loadComponents();
+  const components = [...COMPONENTS];
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(`${help(components)}\n`);
     return name ? 0 : 2;
