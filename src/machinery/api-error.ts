@@ -75,15 +75,30 @@ export class ApiError extends Error {
       status: 'Failure',
       message: this.message,
       reason: this.reason === 'Unknown' ? undefined : this.reason,
+      // Go's field order: details before code
+      details: this.details ? detailsInGoOrder(this.details) : undefined,
       code: this.code,
     };
-    if (this.details) status.details = this.details;
+    if (!status.details) delete status.details;
+    if (!status.reason) delete status.reason;
     return status;
   }
 
   static is(err: unknown, reason?: StatusReason): err is ApiError {
     return err instanceof ApiError && (reason === undefined || err.reason === reason);
   }
+}
+
+function detailsInGoOrder(d: StatusDetails): StatusDetails {
+  const { name, group, kind, uid, causes, retryAfterSeconds } = d;
+  const out: StatusDetails = {};
+  if (name) out.name = name;
+  if (group) out.group = group;
+  if (kind) out.kind = kind;
+  if (uid) out.uid = uid;
+  if (causes?.length) out.causes = causes.map((c) => ({ ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}), ...(c.field ? { field: c.field } : {}) }));
+  if (retryAfterSeconds) out.retryAfterSeconds = retryAfterSeconds;
+  return out;
 }
 
 export function qualifiedResource(gr: GroupResource): string {

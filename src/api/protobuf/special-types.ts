@@ -118,6 +118,17 @@ function fixed(value: bigint, div: bigint): string {
   return `${whole}.${rest.toString().padStart(digits, '0').replace(/0+$/, '')}`;
 }
 
+/** runtime.RawExtension {1 raw}: the embedded JSON as it is; empty is JSON null. */
+export const decodeRawExtension: SpecialDecoder = (payload) => {
+  const raw = readFields(payload).get(1);
+  if (raw === undefined || typeof raw === 'bigint' || raw.length === 0) return null;
+  try {
+    return JSON.parse(utf8.decode(raw)) as unknown;
+  } catch {
+    throw new ProtobufDecodeError('RawExtension: raw is not JSON');
+  }
+};
+
 export const SPECIAL_TYPES: Readonly<Record<string, SpecialDecoder>> = {
   Time: decodeTime,
   MicroTime: decodeMicroTime,
@@ -125,4 +136,5 @@ export const SPECIAL_TYPES: Readonly<Record<string, SpecialDecoder>> = {
   Quantity: decodeQuantity,
   IntOrString: decodeIntOrString,
   FieldsV1: decodeFieldsV1,
+  RawExtension: decodeRawExtension,
 };

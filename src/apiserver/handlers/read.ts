@@ -1,3 +1,4 @@
+import { listEnvelopeGoForm } from '../../api/json/go-form.js';
 import type { KubeObject } from '../../api/object.js';
 import { writeBody, writeJsonText } from '../http/respond.js';
 import { parseListOptions, validateListOptions } from '../../machinery/query/options.js';
@@ -27,7 +28,7 @@ export async function handleList(scope: RequestScope): Promise<void> {
   if (list.rawItems) {
     // items are already JSON text: assemble the list around them
     const { items: _items, rawItems, ...head } = list;
-    const prefix = JSON.stringify(head).slice(0, -1);
+    const prefix = JSON.stringify(listEnvelopeGoForm({ ...head, items: [] })).slice(0, -'"items":[]}'.length - 1);
     writeJsonText(scope.res, 200, `${prefix},"items":[${rawItems.join(',')}]}`);
     return;
   }

@@ -1,5 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { stringify } from 'yaml';
+import { listEnvelopeGoForm, toGoForm } from '../../api/json/go-form.js';
+import { escapeGoJson, goJson } from '../../api/json/go-json.js';
+import { isPrettyPrint } from '../../machinery/query/options.js';
 import { ApiError, notAcceptable } from '../../machinery/api-error.js';
 import { parseAccept, type MediaType } from './media-type.js';
 
@@ -50,8 +53,22 @@ export function contentTypeOf(r: Rendering): string {
   }
 }
 
+/** Whether the client asked for indented JSON (`pretty`, or curl, Wget and browsers by default). */
+function wantsPretty(res: ServerResponse): boolean {
+  const req = res.req as ServerResponse['req'] | undefined;
+  if (!req?.url) return false;
+  const q = req.url.indexOf('?');
+  return isPrettyPrint(new URLSearchParams(q >= 0 ? req.url.slice(q + 1) : ''), req.headers['user-agent']);
+}
+
+/**
+ * The body as Go's encoding/json writes the upstream type: objects of
+ * built-in kinds in Go's form (stored list items already are), a trailing
+ * newline, indentation when the client wants it pretty.
+ */
 export function writeBody(res: ServerResponse, code: number, body: unknown, rendering: Rendering = { kind: 'json' }, headers: Record<string, string> = {}): void {
-  const text = rendering.kind === 'yaml' ? stringify(body) : JSON.stringify(body);
+  const value = rendering.kind === 'json' || rendering.kind === 'yaml' ? listEnvelopeGoForm(body) ?? toGoForm(body) : body;
+  const text = rendering.kind === 'yaml' ? stringify(value) : goJson(value, wantsPretty(res));
   const buf = Buffer.from(text);
   res.writeHead(code, { 'Content-Type': contentTypeOf(rendering), 'Content-Length': String(buf.length), ...headers });
   res.end(buf);
@@ -59,7 +76,8 @@ export function writeBody(res: ServerResponse, code: number, body: unknown, rend
 
 /** Writes JSON that is already serialized. */
 export function writeJsonText(res: ServerResponse, code: number, json: string): void {
-  const buf = Buffer.from(json);
+  const text = wantsPretty(res) ? escapeGoJson(JSON.stringify(JSON.parse(json), null, 2)) : `${json}\n`;
+  const buf = Buffer.from(text);
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': String(buf.length) });
   res.end(buf);
 }

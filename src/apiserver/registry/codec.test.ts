@@ -4,20 +4,36 @@ import { decodeObject, encodedJson, encodeObject } from './codec.js';
 
 const kv = (value: Uint8Array, modRevision = 7) => ({ key: '/registry/pods/a/b', value, createRevision: 3, modRevision });
 
-test('round-trips an object and sets resourceVersion from the revision', () => {
-  const obj = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', namespace: 'a', resourceVersion: '1' }, spec: { x: 1 } };
-  const stored = encodeObject(obj);
-  assert.doesNotMatch(Buffer.from(stored).toString(), /resourceVersion/);
-  assert.deepEqual(decodeObject(kv(stored)), { ...obj, metadata: { ...obj.metadata, resourceVersion: '7' } });
+test('stores the Go form and sets resourceVersion from the revision on read', () => {
+  const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'a', resourceVersion: '1', finalizers: [] }, data: { k: 'v' } };
+  const stored = Buffer.from(encodeObject(obj)).toString();
+  assert.equal(stored, '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"b","namespace":"a","resourceVersion":"0","creationTimestamp":null},"data":{"k":"v"}}');
+  assert.deepEqual(decodeObject(kv(encodeObject(obj))), {
+    kind: 'ConfigMap',
+    apiVersion: 'v1',
+    metadata: { name: 'b', namespace: 'a', resourceVersion: '7', creationTimestamp: null },
+    data: { k: 'v' },
+  });
 });
 
 test('splices resourceVersion into the stored JSON without changing anything else', () => {
-  const obj = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', labels: { 'x"y': 'z' } }, spec: { metadata: { fake: true } } };
+  const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', labels: { 'x"y': 'z' }, annotations: { resourceVersion: '0' } }, data: { resourceVersion: '0' } };
   const json = encodedJson(kv(encodeObject(obj)), 42);
-  assert.deepEqual(JSON.parse(json), { ...obj, metadata: { ...obj.metadata, resourceVersion: '42' } });
+  assert.equal(json, '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"b","resourceVersion":"42","creationTimestamp":null,"labels":{"x\\"y":"z"},"annotations":{"resourceVersion":"0"}},"data":{"resourceVersion":"0"}}');
 });
 
-test('falls back to parsing values stored in another layout', () => {
-  const legacy = Buffer.from(JSON.stringify({ kind: 'Pod', metadata: {} }));
-  assert.deepEqual(JSON.parse(encodedJson(kv(legacy), 5)), { kind: 'Pod', metadata: { resourceVersion: '5' } });
+test('kinds without a Go layout keep their fields, after kind, apiVersion and metadata in ObjectMeta order', () => {
+  const obj = { spec: { ref: { resourceVersion: '0' } }, apiVersion: 'example.com/v1', kind: 'Widget', metadata: { annotations: { resourceVersion: '0' }, name: 'w' } };
+  const json = encodedJson(kv(encodeObject(obj)), 9);
+  assert.equal(json, '{"kind":"Widget","apiVersion":"example.com/v1","metadata":{"name":"w","resourceVersion":"9","creationTimestamp":null,"annotations":{"resourceVersion":"0"}},"spec":{"ref":{"resourceVersion":"0"}}}');
+});
+
+test('escapes HTML characters as Go does', () => {
+  const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' }, data: { html: '<a href="x">&</a>' } };
+  assert.match(encodedJson(kv(encodeObject(obj)), 3), /"html":"\\u003ca href=\\"x\\"\\u003e\\u0026\\u003c\/a\\u003e"/);
+});
+
+test('falls back to parsing values stored in the earlier layout', () => {
+  const legacy = Buffer.from(JSON.stringify({ metadata: { name: 'x', resourceVersion: '0' }, kind: 'Pod' }));
+  assert.deepEqual(JSON.parse(encodedJson(kv(legacy), 5)), { metadata: { name: 'x', resourceVersion: '5' }, kind: 'Pod' });
 });

@@ -1,19 +1,27 @@
+import { escapeGoJson } from '../../api/json/go-json.js';
+import { objectMetaGoForm, toGoForm } from '../../api/json/go-form.js';
 import type { KubeObject } from '../../api/object.js';
 import { internalError } from '../../machinery/api-error.js';
 import type { KeyValue } from '../../storage/storage.js';
 
 /**
- * Objects are stored as JSON without metadata.resourceVersion: the storage
- * revision of the key *is* the resourceVersion, set on every read. metadata
- * is written first, so a stored value can be turned into the object's JSON
- * by splicing the resourceVersion in, without parsing it (see encodedJson).
+ * Objects are stored as the JSON Go's encoding/json would write for them
+ * (field order, omitted empties, present empty structs: see toGoForm), so
+ * lists and watches serve stored bytes as they are. The storage revision of
+ * the key *is* the resourceVersion: it is stored as the placeholder "0" in
+ * its Go position, which comes before any nested object (kind, apiVersion,
+ * then metadata's name, namespace, uid), so the first `"resourceVersion":"0"`
+ * is the object's own and is replaced on read without a parse (encodedJson).
  */
-const METADATA_PREFIX = '{"metadata":{';
+const RV_PLACEHOLDER = '"resourceVersion":"0"';
+/** The layout skiff stored before objects were kept in Go's form. */
+const LEGACY_METADATA_PREFIX = '{"metadata":{';
 
 export function encodeObject(obj: KubeObject): Uint8Array {
-  const { metadata, ...rest } = obj;
-  const { resourceVersion: _rv, ...meta } = metadata ?? {};
-  return Buffer.from(JSON.stringify({ metadata: meta, ...rest }));
+  // kinds without a Go layout still get kind, apiVersion and metadata first, in Go's ObjectMeta order
+  const { kind, apiVersion, metadata, ...rest } = obj;
+  const stored = toGoForm({ kind, apiVersion, metadata: objectMetaGoForm({ ...metadata, resourceVersion: '0' }), ...rest });
+  return Buffer.from(escapeGoJson(JSON.stringify(stored)));
 }
 
 function text(kv: KeyValue): string {
@@ -34,8 +42,7 @@ export function decodeObject(kv: KeyValue, revision = kv.modRevision): KubeObjec
 /** The object's JSON with its resourceVersion, spliced in without a parse when the layout allows. */
 export function encodedJson(kv: KeyValue, revision = kv.modRevision): string {
   const s = text(kv);
-  if (s.startsWith(METADATA_PREFIX) && s[METADATA_PREFIX.length] === '"') {
-    return `${METADATA_PREFIX}"resourceVersion":"${revision}",${s.slice(METADATA_PREFIX.length)}`;
-  }
-  return JSON.stringify(decodeObject(kv, revision));
+  const at = s.startsWith(LEGACY_METADATA_PREFIX) ? -1 : s.indexOf(RV_PLACEHOLDER);
+  if (at > 0) return `${s.slice(0, at)}"resourceVersion":"${revision}"${s.slice(at + RV_PLACEHOLDER.length)}`;
+  return escapeGoJson(JSON.stringify(decodeObject(kv, revision)));
 }

@@ -4,6 +4,7 @@ import { CORE_V1 } from './core-v1.js';
 import { CORE_V1_POD } from './core-v1-pod.js';
 import { CORE_V1_VOLUME } from './core-v1-volume.js';
 import { META_V1 } from './meta-v1.js';
+import { MORE_V1 } from './more-v1.js';
 import { OTHER_GROUPS_V1 } from './other-groups-v1.js';
 import { RBAC_V1 } from './rbac-v1.js';
 import { WORKLOADS_V1 } from './workloads-v1.js';
@@ -18,6 +19,7 @@ export const ALL_MESSAGES: MessageTable = {
   ...RBAC_V1,
   ...OTHER_GROUPS_V1,
   ...AUTHN_AUTHZ_V1,
+  ...MORE_V1,
 };
 
 /** The message of each top-level kind, keyed `apiVersion/Kind` (core: `v1/Kind`). */
@@ -54,4 +56,13 @@ export const KIND_MESSAGES: Readonly<Record<string, string>> = {
   'rbac.authorization.k8s.io/v1/ClusterRole': 'ClusterRole',
   'rbac.authorization.k8s.io/v1/RoleBinding': 'RoleBinding',
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': 'ClusterRoleBinding',
+  'v1/Node': 'Node',
+  'v1/Endpoints': 'Endpoints',
+  'v1/Event': 'Event',
+  'v1/PersistentVolume': 'PersistentVolume',
+  'apps/v1/StatefulSet': 'StatefulSet',
+  'apps/v1/DaemonSet': 'DaemonSet',
+  'apps/v1/ControllerRevision': 'ControllerRevision',
+  'discovery.k8s.io/v1/EndpointSlice': 'EndpointSlice',
+  'events.k8s.io/v1/Event': 'EventsV1Event',
 };
