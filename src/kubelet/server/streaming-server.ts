@@ -8,7 +8,8 @@ import { proxyUpgrade } from './upgrade-proxy.js';
 import { acceptSpdy, isSpdyRequest } from './spdy/spdy-upgrade.js';
 import { serveSpdyRemoteCommand, SPDY_REMOTE_COMMAND_PROTOCOLS } from './spdy-remote-command.js';
 import { REMOTE_COMMAND_PROTOCOLS, type TerminalSize } from './stream-channel.js';
-import { isWebSocketRequest, WebSocketConnection, webSocketStream } from './websocket/websocket-connection.js';
+import { isWebSocketRequest, offeredProtocols, WebSocketConnection, webSocketStream } from './websocket/websocket-connection.js';
+import { parseForwardPorts, serveWebSocketPortForward, WEBSOCKET_PORT_FORWARD_PROTOCOLS } from './websocket-port-forward.js';
 
 /** A lookup answer: the runtime id, or why there is none (HTTP code + message). */
 export type Located = { id: string; name: string } | { code: number; message: string };
@@ -78,8 +79,13 @@ export class StreamingServer {
     const handler = new PortForwardHandler((port) => this.runtime.portForward(sandbox.id, port), sandbox.name);
     let session: SpdySession;
     if (isWebSocketRequest(req)) {
-      const ws = WebSocketConnection.accept(req, socket, head, [PORT_FORWARD_TUNNEL_PROTOCOL]);
+      const tunnelled = offeredProtocols(req).includes(PORT_FORWARD_TUNNEL_PROTOCOL);
+      // plain WebSocket channels name their ports in the query, as upstream's kubelet requires
+      const ports = tunnelled ? [] : parseForwardPorts(new URL(req.url ?? '/', 'https://kubelet').searchParams);
+      if ('error' in ports) return reject(socket, 400, ports.error);
+      const ws = WebSocketConnection.accept(req, socket, head, tunnelled ? [PORT_FORWARD_TUNNEL_PROTOCOL] : WEBSOCKET_PORT_FORWARD_PROTOCOLS);
       if (!ws) return;
+      if (!tunnelled) return serveWebSocketPortForward(ws, ports, (port) => this.runtime.portForward(sandbox.id, port), sandbox.name);
       session = new SpdySession(webSocketStream(ws), handler.onStream);
     } else if (isSpdyRequest(req)) {
       if (!acceptSpdy(req, socket, head, [PORT_FORWARD_PROTOCOL])) return;
