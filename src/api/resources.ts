@@ -39,7 +39,7 @@ export const RESOURCES: readonly ResourceInfo[] = [
     { kind: 'Endpoints', resource: 'endpoints', namespaced: true, shortNames: ['ep'] },
     { kind: 'ConfigMap', resource: 'configmaps', namespaced: true, shortNames: ['cm'] },
     { kind: 'Secret', resource: 'secrets', namespaced: true },
-    { kind: 'ServiceAccount', resource: 'serviceaccounts', namespaced: true, shortNames: ['sa'] },
+    { kind: 'ServiceAccount', resource: 'serviceaccounts', namespaced: true, shortNames: ['sa'], subresources: ['token'] },
     { kind: 'Event', resource: 'events', namespaced: true, shortNames: ['ev'] },
     { kind: 'LimitRange', resource: 'limitranges', namespaced: true, shortNames: ['limits'] },
     { kind: 'ResourceQuota', resource: 'resourcequotas', namespaced: true, shortNames: ['quota'], subresources: ['status'] },

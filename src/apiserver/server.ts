@@ -58,7 +58,9 @@ export interface ApiServerOptions {
   /** Authenticators, authorizers and admission plugins (default: client certificates, allow authenticated, NamespaceLifecycle + Priority). */
   pipeline?: RequestPipelineOptions;
   /** The review resources (access, rules and token reviews), given the authorizer chain (default: access reviews on it). */
-  reviews?: (deps: { authorizer: Authorizer }) => ReviewHandlers;
+  reviews?: (deps: { authorizer: Authorizer; registry: ApiRegistry }) => ReviewHandlers;
+  /** Extra non-resource GET paths and their JSON documents (the service-account issuer's OIDC discovery). */
+  documents?: ReadonlyMap<string, () => unknown>;
 }
 
 function parseRequestUrl(raw: string): URL {
@@ -96,7 +98,7 @@ export class ApiServer {
       this.clock,
     );
     this.pipeline = new RequestPipeline({ registry: this.registry }, opts.pipeline);
-    this.reviews = (opts.reviews ?? ((d) => reviewHandlers({ ...d, authorizers: [] })))({ authorizer: this.pipeline.authorizer });
+    this.reviews = (opts.reviews ?? ((d) => reviewHandlers({ ...d, authorizers: [] })))({ authorizer: this.pipeline.authorizer, registry: this.registry });
     this.watchSettings = {
       minRequestTimeoutSeconds: 1800,
       bookmarkIntervalMs: 10_000,
@@ -213,6 +215,8 @@ export class ApiServer {
         return writeBody(res, 200, path === '/api' ? apiVersions(`${req.socket.localAddress}:${req.socket.localPort}`) : apiGroupList());
     }
     if (serveOpenApi(req, res, path)) return;
+    const document = this.opts.documents?.get(path);
+    if (document) return writeBody(res, 200, document());
     const parts = path.split('/').filter(Boolean);
     if (parts[0] === 'apis' && parts.length === 2) {
       const doc = apiGroupDocument(parts[1]);
@@ -296,9 +300,9 @@ export class ApiServer {
       throw notFound({ group: resource.group, resource: `${resource.resource}/${sub}` }, info.name);
     }
     const notAllowed = () => methodNotAllowed('the server does not allow this method on the requested resource');
-    const review = this.reviews.get(`${resource.group}/${resource.resource}`);
+    const review = this.reviews.get(`${resource.group}/${resource.resource}${sub ? `/${sub}` : ''}`);
     if (review) {
-      if (sub || info.verb !== 'create') throw notAllowed();
+      if (info.verb !== 'create') throw notAllowed();
       return handleReview(scope, review);
     }
     switch (sub) {

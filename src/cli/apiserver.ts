@@ -25,6 +25,16 @@ import { EMPTY_NODE_GRAPH } from '../apiserver/authorization/node/node-graph.js'
 import { RbacCache } from '../apiserver/authorization/rbac/rbac-cache.js';
 import { RbacEscalationPrevention } from '../apiserver/authorization/rbac/escalation-admission.js';
 import { reviewHandlers } from '../apiserver/reviews/index.js';
+import { tokenRequest } from '../apiserver/reviews/token-request.js';
+import { tokenReview } from '../apiserver/reviews/token-review.js';
+import { X509Authenticator } from '../apiserver/authentication/x509.js';
+import { CredentialsThenAnonymous } from '../apiserver/authentication/fail-on-error-union.js';
+import { ServiceAccountTokenAuthenticator } from '../apiserver/authentication/service-account-token.js';
+import { TokenFileAuthenticator, TokenFileError } from '../apiserver/authentication/token-file.js';
+import { ANONYMOUS_USER, SYSTEM_UNAUTHENTICATED } from '../apiserver/authentication/user-info.js';
+import { ensureServiceAccountKey } from '../apiserver/serviceaccount/signing-key.js';
+import { ServiceAccountTokens } from '../apiserver/serviceaccount/service-account-tokens.js';
+import { jwks, openIdConfiguration } from '../apiserver/serviceaccount/oidc-discovery.js';
 
 export const APISERVER_FLAGS = {
   'data-dir': { type: 'string', default: './.skiff', description: 'directory for the database, certificates and kubeconfig' },
@@ -41,6 +51,9 @@ export const APISERVER_FLAGS = {
   'etcd-certfile': { type: 'string', default: '', description: 'client certificate for etcd' },
   'etcd-keyfile': { type: 'string', default: '', description: 'client key for etcd' },
   'watch-cache': { type: 'string', default: 'true', description: 'serve lists and watches from the watch cache (--watch-cache=false: straight from storage)' },
+  'anonymous-auth': { type: 'string', default: 'true', description: 'requests without credentials are system:anonymous (false: 401)' },
+  'token-auth-file': { type: 'string', default: '', description: 'static bearer tokens, CSV lines token,user,uid[,"group1,group2"]' },
+  'service-account-issuer': { type: 'string', default: 'https://kubernetes.default.svc.cluster.local', description: 'issuer (and API audience) of service-account tokens' },
   'authorization-mode': { type: 'string', default: DEFAULT_AUTHORIZATION_MODES, description: `ordered authorizers: ${AUTHORIZATION_MODES.join(', ')} (system:masters may always do everything)` },
 } satisfies FlagSpec;
 
@@ -101,6 +114,17 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     if (err instanceof AuthorizationModeError) throw new UsageError(`--authorization-mode: ${err.message}`);
     throw err;
   }
+  if (!['true', 'false'].includes(flags['anonymous-auth'])) throw new UsageError(`--anonymous-auth must be true or false, not ${JSON.stringify(flags['anonymous-auth'])}`);
+  let tokenFile: TokenFileAuthenticator | undefined;
+  try {
+    tokenFile = flags['token-auth-file'] ? TokenFileAuthenticator.fromFile(flags['token-auth-file']) : undefined;
+  } catch (err) {
+    if (err instanceof TokenFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`--token-auth-file: ${(err as Error).message}`);
+    throw err;
+  }
+  const issuer = flags['service-account-issuer'];
+  const tokens = new ServiceAccountTokens(await ensureServiceAccountKey(join(dataDir, 'pki')), issuer, [issuer]);
+  const anonymous = flags['anonymous-auth'] === 'true' ? { name: 'anonymous', authenticate: async () => ({ user: { name: ANONYMOUS_USER, groups: [SYSTEM_UNAUTHENTICATED] } }) } : undefined;
   // the RBAC objects in memory, fed by watches once the server runs
   const rbac = new RbacCache();
   const authorizers = authorizersFor(modes, { rbac, nodeGraph: EMPTY_NODE_GRAPH });
@@ -116,10 +140,24 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     nodePortRange: [lo, hi],
     watch: { bookmarkIntervalMs: Number(flags['watch-bookmark-interval']) * 1000 },
     pipeline: {
+      authenticators: (deps) => {
+        const credentials = [new X509Authenticator(), ...(tokenFile ? [tokenFile] : []), new ServiceAccountTokenAuthenticator(tokens, deps.registry)];
+        return [new CredentialsThenAnonymous(credentials, anonymous)];
+      },
       authorizers: () => authorizers,
       admission: [...ADMISSION_PLUGINS, () => new RbacEscalationPrevention(rbac, () => authorizer)],
     },
-    reviews: () => reviewHandlers({ authorizer, authorizers }),
+    reviews: ({ registry }) =>
+      reviewHandlers({
+        authorizer,
+        authorizers,
+        tokenReview: tokenReview([...(tokenFile ? [tokenFile] : []), new ServiceAccountTokenAuthenticator(tokens, registry)]),
+        tokenRequest: tokenRequest(tokens, registry),
+      }),
+    documents: new Map([
+      ['/.well-known/openid-configuration', () => openIdConfiguration(tokens)],
+      ['/openid/v1/jwks', () => jwks(tokens)],
+    ]),
   });
   observe = server.metrics.observeStorage;
   const storageWatches = server.metrics.registry.gauge('apiserver_storage_watches', 'Watches open on the storage, by resource key prefix (one per cached resource).');

@@ -27,6 +27,7 @@ export function subresourceVerbs(sub: string): string[] {
       return ['get', 'patch', 'update'];
     case 'binding':
     case 'eviction':
+    case 'token':
       return ['create'];
     case 'finalize':
       return ['update'];
@@ -43,6 +44,7 @@ export function subresourceKind(r: ResourceInfo, sub: string): { group: string; 
   if (sub === 'scale') return { group: 'autoscaling', version: 'v1', kind: 'Scale' };
   if (sub === 'binding') return { group: '', version: 'v1', kind: 'Binding' };
   if (sub === 'eviction') return { group: 'policy', version: 'v1', kind: 'Eviction' };
+  if (sub === 'token') return { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
   const options: Record<string, string> = { exec: 'PodExecOptions', attach: 'PodAttachOptions', portforward: 'PodPortForwardOptions' };
   if (options[sub]) return { group: '', version: 'v1', kind: options[sub] };
   return { group: r.group, version: r.version, kind: r.kind };

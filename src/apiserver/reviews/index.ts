@@ -12,6 +12,8 @@ export interface ReviewDeps {
   authorizers: readonly Authorizer[];
   /** TokenReview, when bearer tokens are configured. */
   tokenReview?: ReviewHandler;
+  /** serviceaccounts/<name>/token, when a service-account signing key is configured. */
+  tokenRequest?: ReviewHandler;
 }
 
 /** The review resources the API server answers, by `group/resource`. */
@@ -24,5 +26,6 @@ export function reviewHandlers(deps: ReviewDeps): ReviewHandlers {
     ['authentication.k8s.io/selfsubjectreviews', selfSubjectReview],
   ]);
   if (deps.tokenReview) handlers.set('authentication.k8s.io/tokenreviews', deps.tokenReview);
+  if (deps.tokenRequest) handlers.set('/serviceaccounts/token', deps.tokenRequest);
   return handlers;
 }

@@ -5,6 +5,8 @@ import type { UserInfo } from '../authentication/user-info.js';
 export interface ReviewContext {
   user: UserInfo;
   namespace: string;
+  /** The object named in the URL (the service account of a TokenRequest). */
+  name: string;
 }
 
 /**
@@ -14,5 +16,5 @@ export interface ReviewContext {
  */
 export type ReviewHandler = (obj: KubeObject, ctx: ReviewContext) => Promise<KubeObject>;
 
-/** Review handlers by `group/resource`. */
+/** Review handlers by `group/resource` (or `group/resource/subresource`). */
 export type ReviewHandlers = ReadonlyMap<string, ReviewHandler>;
