@@ -32,6 +32,21 @@ export class ApiRegistry {
   storeFor(info: ResourceInfo): RegistryStore {
     return this.stores.get(id(info.group, info.version, info.resource))!;
   }
+
+  /** Serves a resource from now on (custom resources come and go at run time). */
+  add(store: RegistryStore): void {
+    this.stores.set(id(store.info.group, store.info.version, store.info.resource), store);
+  }
+
+  /** Stops serving a resource; true when it was served. */
+  remove(group: string, version: string, resource: string): boolean {
+    return this.stores.delete(id(group, version, resource));
+  }
+
+  /** What is served now: discovery's source. */
+  resources(): ResourceInfo[] {
+    return [...this.stores.values()].map((s) => s.info);
+  }
 }
 
 function id(group: string, version: string, resource: string): string {

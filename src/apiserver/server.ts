@@ -10,6 +10,7 @@ import { StorageError } from '../storage/errors.js';
 import { storageErrorToApiError } from './registry/storage-errors.js';
 import { ApiRegistry } from './api-registry.js';
 import { runCrdController } from './apiextensions/crd-controller.js';
+import { CustomResourceServing } from './apiextensions/custom-resource-serving.js';
 import { aggregatedDiscovery } from './discovery/aggregated.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery/legacy.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
@@ -122,7 +123,15 @@ export class ApiServer {
   async start(): Promise<number> {
     const port = await listen(this.server, this.opts.port, this.opts.bindAddress);
     const crds = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
-    this.controllers = runCrdController({ store: crds, logger: this.opts.logger, signal: this.stopping.signal, now: this.clock });
+    const serving = new CustomResourceServing({ registry: this.registry, storage: this.opts.storage, clock: this.clock });
+    this.controllers = runCrdController({
+      store: crds,
+      logger: this.opts.logger,
+      signal: this.stopping.signal,
+      now: this.clock,
+      onChange: (crd, name) => serving.sync(crd, name),
+      deleteInstances: (crd) => serving.deleteAll(crd),
+    });
     return port;
   }
 
@@ -207,27 +216,27 @@ export class ApiServer {
       case '/apis':
         if (aggregated && (aggregated.params.v === 'v2' || aggregated.params.v === 'v2beta1')) {
           const v = aggregated.params.v;
-          const body = Buffer.from(JSON.stringify(aggregatedDiscovery(path === '/api', v)));
+          const body = Buffer.from(JSON.stringify(aggregatedDiscovery(path === '/api', v, this.registry.resources())));
           res.writeHead(200, { 'Content-Type': `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`, 'Content-Length': String(body.length) });
           res.end(body);
           return;
         }
-        return writeBody(res, 200, path === '/api' ? apiVersions(`${req.socket.localAddress}:${req.socket.localPort}`) : apiGroupList());
+        return writeBody(res, 200, path === '/api' ? apiVersions(`${req.socket.localAddress}:${req.socket.localPort}`) : apiGroupList(this.registry.resources()));
     }
     if (serveOpenApi(req, res, path)) return;
     const document = this.opts.documents?.get(path);
     if (document) return writeBody(res, 200, document());
     const parts = path.split('/').filter(Boolean);
     if (parts[0] === 'apis' && parts.length === 2) {
-      const doc = apiGroupDocument(parts[1]);
+      const doc = apiGroupDocument(parts[1], this.registry.resources());
       if (doc) return writeBody(res, 200, doc);
     }
     if (parts[0] === 'api' && parts.length === 2) {
-      const doc = apiResourceList('', parts[1]);
+      const doc = apiResourceList('', parts[1], this.registry.resources());
       if (doc) return writeBody(res, 200, doc);
     }
     if (parts[0] === 'apis' && parts.length === 3) {
-      const doc = apiResourceList(parts[1], parts[2]);
+      const doc = apiResourceList(parts[1], parts[2], this.registry.resources());
       if (doc) return writeBody(res, 200, doc);
     }
     throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');

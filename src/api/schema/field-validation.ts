@@ -29,8 +29,15 @@ const MAX_STRICT_ERRORS = 100;
  * `rawBody` is the JSON text when there is one (duplicates are invisible
  * once parsed); protobuf and YAML bodies pass undefined.
  */
-export function checkFieldValidation(rawBody: string | undefined, obj: unknown, gvk: GroupVersionKind, directive: FieldValidationDirective): FieldValidationResult {
-  const unknownPaths = findUnknownFields(obj, gvk.group, gvk.version, gvk.kind);
+export function checkFieldValidation(
+  rawBody: string | undefined,
+  obj: unknown,
+  gvk: GroupVersionKind,
+  directive: FieldValidationDirective,
+  /** The unknown fields when the caller knows them (custom resources' schemas are not built-in definitions). */
+  knownUnknownPaths?: string[],
+): FieldValidationResult {
+  const unknownPaths = knownUnknownPaths ?? findUnknownFields(obj, gvk.group, gvk.version, gvk.kind);
   if (directive === 'Ignore') return { warnings: [], strictErrors: [], unknownPaths };
   const duplicates = rawBody === undefined ? [] : findDuplicateFields(rawBody);
   const strictErrors = [...duplicates.map((p) => `duplicate field "${p.slice(1)}"`), ...unknownPaths.map((p) => `unknown field "${p.slice(1)}"`)].slice(0, MAX_STRICT_ERRORS);

@@ -5,6 +5,7 @@ import { formatTime } from '../../machinery/time.js';
 import type { RegistryStore } from '../registry/registry-store.js';
 import { watchObjects } from '../registry/watch.js';
 import { decideNames, setCondition } from './crd-names.js';
+import { instancesDeleted } from './crd-strategy.js';
 
 export interface CrdControllerOptions {
   /** The customresourcedefinitions store. */
@@ -12,34 +13,92 @@ export interface CrdControllerOptions {
   logger: Logger;
   signal: AbortSignal;
   now?: () => Date;
-  /** Called after a CRD's names or existence changed (the serving side re-reads it). */
-  onChange?: (crd: CustomResourceDefinition | undefined, name: string) => void | Promise<void>;
+  /** Called after a CRD changed or went away (the serving side follows it). */
+  onChange?: (crd: CustomResourceDefinition | undefined, name: string) => void;
+  /** Deletes a CRD's custom resources; resolves to how many are still there. */
+  deleteInstances?: (crd: CustomResourceDefinition) => Promise<number>;
+  /** How often a CRD whose instances are still going away is looked at again. */
+  retryIntervalMs?: number;
 }
 
 /**
  * Keeps every CRD's `status.acceptedNames` and its NamesAccepted and
- * Established conditions true to the naming rules. Level triggered: any
+ * Established conditions true to the naming rules, and finishes deletions:
+ * a CRD being deleted is marked Terminating, its custom resources are
+ * deleted, then its cleanup finalizer is removed. Level triggered: any
  * change of a CRD re-decides its whole group, because freeing or taking a
  * name can change a sibling's outcome. Restarts its watch on failure.
  */
 export async function runCrdController(opts: CrdControllerOptions): Promise<void> {
   const now = opts.now ?? (() => new Date());
+  const terminating = new Set<string>();
+  const retries = retryTerminating(opts, terminating, now);
   let backoffMs = 100;
   while (!opts.signal.aborted) {
     try {
       for await (const ev of watchObjects(opts.store, '', { signal: opts.signal })) {
         const crd = ev.object as unknown as CustomResourceDefinition;
+        const name = crd.metadata?.name ?? '';
         await reconcileGroup(opts.store, crd.spec?.group ?? '', now);
-        await opts.onChange?.(ev.type === 'DELETED' ? undefined : crd, crd.metadata?.name ?? '');
+        opts.onChange?.(ev.type === 'DELETED' ? undefined : crd, name);
+        if (ev.type !== 'DELETED' && crd.metadata?.deletionTimestamp && !(await finishDeletion(opts, name, now))) terminating.add(name);
         backoffMs = 100;
       }
     } catch (err) {
-      if (opts.signal.aborted) return;
+      if (opts.signal.aborted) break;
       opts.logger.warn('CRD controller restarting', { error: err instanceof Error ? err.message : String(err) });
       await sleep(backoffMs * (1 + Math.random() * 0.5), opts.signal);
       backoffMs = Math.min(backoffMs * 2, 5000);
     }
   }
+  await retries;
+}
+
+/** Deletions waiting on finalizers of custom resources are retried on a timer. */
+async function retryTerminating(opts: CrdControllerOptions, names: Set<string>, now: () => Date): Promise<void> {
+  while (!opts.signal.aborted) {
+    await sleep(opts.retryIntervalMs ?? 1000, opts.signal);
+    for (const name of [...names]) {
+      try {
+        if (await finishDeletion(opts, name, now)) names.delete(name);
+      } catch (err) {
+        opts.logger.warn('CRD cleanup failed', { crd: name, error: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+}
+
+/** One step of a CRD's deletion; true when nothing is left to do. */
+async function finishDeletion(opts: CrdControllerOptions, name: string, now: () => Date): Promise<boolean> {
+  const crd = (await opts.store.get('', name).catch(() => undefined)) as unknown as CustomResourceDefinition | undefined;
+  if (!crd?.metadata?.deletionTimestamp || instancesDeleted(crd)) return true;
+  const left = opts.deleteInstances ? await opts.deleteInstances(crd) : 0;
+  const stamp = formatTime(now());
+  // the last status write lets the CRD go (its strategy keeps it until InstanceDeletionCompleted)
+  await writeStatus(opts.store, name, (c) =>
+    setCondition(
+      (c.status!.conditions ??= []),
+      left > 0
+        ? { type: 'Terminating', status: 'True', reason: 'InstanceDeletionPending', message: `could not confirm zero CustomResources remaining: ${left} remaining` }
+        : { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' },
+      stamp,
+    ),
+  );
+  return left === 0;
+}
+
+async function writeStatus(store: RegistryStore, name: string, change: (crd: CustomResourceDefinition) => boolean): Promise<void> {
+  await store.update(
+    '',
+    name,
+    (current) => {
+      const next = current as unknown as CustomResourceDefinition;
+      next.status ??= {} as NonNullable<CustomResourceDefinition['status']>;
+      change(next);
+      return next as unknown as KubeObject;
+    },
+    { dryRun: false, subresource: 'status' },
+  );
 }
 
 /** Re-decides the names of every CRD of a group; writes only what changed. */

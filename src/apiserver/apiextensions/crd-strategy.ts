@@ -1,6 +1,7 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { KubeObject } from '../../api/object.js';
 import type { ResourceInfo } from '../../api/resource-info.js';
+import { formatTime } from '../../machinery/time.js';
 import { defaultStrategy } from '../registry/default-strategy.js';
 import type { Strategy } from '../registry/strategy.js';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './crd-validation.js';
@@ -30,9 +31,26 @@ export function crdStrategy(info: ResourceInfo): Strategy {
         crd.status.storedVersions = [...(crd.status.storedVersions ?? []), storage];
       }
     },
+    prepareForDelete(obj) {
+      // as upstream's CRD REST delete: marked Terminating, kept until its custom resources are gone
+      const crd = asCrd(obj);
+      if (crd.metadata?.deletionTimestamp) return !instancesDeleted(crd);
+      const conditions = ((crd.status ??= { acceptedNames: { plural: '', kind: '' } }).conditions ??= []);
+      const stamp = conditions.find((c) => c.type === 'Terminating');
+      const terminating = { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' };
+      if (stamp) Object.assign(stamp, terminating);
+      else conditions.push({ ...terminating, lastTransitionTime: formatTime(new Date()) });
+      return true;
+    },
+    readyToDelete: (obj) => (obj.metadata?.finalizers ?? []).length === 0 && instancesDeleted(asCrd(obj)),
     validate: (obj) => validateCustomResourceDefinition(asCrd(obj)),
     validateUpdate: (obj, old) => validateCustomResourceDefinitionUpdate(asCrd(obj), asCrd(old)),
   });
+}
+
+/** Set by the CRD controller once every custom resource of a CRD being deleted is gone. */
+export function instancesDeleted(crd: CustomResourceDefinition): boolean {
+  return (crd.status?.conditions ?? []).some((c) => c.type === 'Terminating' && c.reason === 'InstanceDeletionCompleted');
 }
 
 function asCrd(obj: KubeObject): CustomResourceDefinition {

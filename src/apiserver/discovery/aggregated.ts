@@ -1,11 +1,12 @@
+import type { ResourceInfo } from '../../api/resource-info.js';
 import { servedGroups, subresourceKind, subresourceVerbs, type GroupVersions } from './groups.js';
 
 /**
  * Aggregated discovery (apidiscovery.k8s.io v2 and v2beta1): every group,
  * version and resource in one document, for `/api` (core) or `/apis` (the rest).
  */
-export function aggregatedDiscovery(legacy: boolean, version: 'v2' | 'v2beta1') {
-  const groups = servedGroups().filter((g) => (g.group === '') === legacy);
+export function aggregatedDiscovery(legacy: boolean, version: 'v2' | 'v2beta1', resources?: readonly ResourceInfo[]) {
+  const groups = servedGroups(resources).filter((g) => (g.group === '') === legacy);
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: `apidiscovery.k8s.io/${version}`,

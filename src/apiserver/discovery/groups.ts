@@ -7,16 +7,18 @@ export interface GroupVersions {
 }
 
 /** Served resources grouped by API group (core first) and version. */
-export function servedGroups(): GroupVersions[] {
+export function servedGroups(resources: readonly ResourceInfo[] = RESOURCES): GroupVersions[] {
   const groups = new Map<string, GroupVersions>();
-  for (const r of RESOURCES) {
+  for (const r of resources) {
     let g = groups.get(r.group);
     if (!g) groups.set(r.group, (g = { group: r.group, versions: [] }));
     let v = g.versions.find((x) => x.version === r.version);
     if (!v) g.versions.push((v = { version: r.version, resources: [] }));
     v.resources.push(r);
   }
-  return [...groups.values()].sort((a, b) => GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group));
+  // built-in groups in their order, then the others (custom resources) by name
+  const rank = (g: string) => (GROUP_ORDER.includes(g) ? GROUP_ORDER.indexOf(g) : GROUP_ORDER.length);
+  return [...groups.values()].sort((a, b) => rank(a.group) - rank(b.group) || a.group.localeCompare(b.group));
 }
 
 /** Verbs of a subresource as upstream advertises them. */

@@ -1,3 +1,4 @@
+import type { ResourceInfo } from '../../api/resource-info.js';
 import { servedGroups, subresourceKind, subresourceVerbs } from './groups.js';
 
 /** GET /api */
@@ -15,26 +16,26 @@ function apiGroup(group: string, versions: string[]) {
 }
 
 /** GET /apis */
-export function apiGroupList() {
+export function apiGroupList(resources?: readonly ResourceInfo[]) {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
-    groups: servedGroups()
+    groups: servedGroups(resources)
       .filter((g) => g.group !== '')
       .map((g) => apiGroup(g.group, g.versions.map((v) => v.version))),
   };
 }
 
 /** GET /apis/{group} */
-export function apiGroupDocument(group: string) {
-  const g = servedGroups().find((x) => x.group === group && group !== '');
+export function apiGroupDocument(group: string, resources?: readonly ResourceInfo[]) {
+  const g = servedGroups(resources).find((x) => x.group === group && group !== '');
   if (!g) return undefined;
   return { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g.group, g.versions.map((v) => v.version)) };
 }
 
 /** GET /api/v1 or /apis/{group}/{version} */
-export function apiResourceList(group: string, version: string) {
-  const g = servedGroups().find((x) => x.group === group);
+export function apiResourceList(group: string, version: string, served?: readonly ResourceInfo[]) {
+  const g = servedGroups(served).find((x) => x.group === group);
   const v = g?.versions.find((x) => x.version === version);
   if (!v) return undefined;
   const resources: Record<string, unknown>[] = [];

@@ -14,6 +14,7 @@ import { apply, conflictsToApiError, listSchemaForKind } from '../../machinery/m
 import { apiVersionOf } from '../../api/resource-info.js';
 import { isObject } from '../../api/object.js';
 import { writeAdmission } from './write-admission.js';
+import { customResourceFacts } from '../apiextensions/custom-resource-serving.js';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
@@ -34,6 +35,14 @@ export function patchTypeOf(contentType: string | undefined): PatchType {
 /** Reads the patch document of a PATCH request. */
 export async function readPatch(scope: RequestScope): Promise<{ type: PatchType; patch: unknown }> {
   const type = patchTypeOf(scope.req.headers['content-type']);
+  // custom resources have no Go struct to carry merge keys: upstream refuses strategic merge patch for them
+  if (type === 'strategic' && customResourceFacts(scope.resource)) {
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+    );
+  }
   const body = await readBody(scope.req);
   const patch = type === 'apply' ? parseYaml(body) : parseJson(body);
   return { type, patch };

@@ -10,12 +10,14 @@ import { checkName, readObject } from './object-body.js';
 import { applyPatch, readPatch } from './patch.js';
 import { isDryRun, type RequestScope } from './scope.js';
 import { admissionAttributes } from './write-admission.js';
+import { customResourceScale, withCustomResourceReplicas } from '../apiextensions/custom-resource-scale.js';
+import { customResourceFacts } from '../apiextensions/custom-resource-serving.js';
 
 const SCALE_KIND = { group: 'autoscaling', version: 'v1', kind: 'Scale' };
 const BINDING_KIND = { group: '', version: 'v1', kind: 'Binding' };
 
 /** autoscaling/v1 Scale view of a workload's replicas. */
-function toScale(obj: KubeObject): KubeObject {
+function workloadScale(obj: KubeObject): KubeObject {
   const spec = (obj.spec ?? {}) as { replicas?: number; selector?: Parameters<typeof labelSelectorAsString>[0] };
   const status = (obj.status ?? {}) as { replicas?: number };
   const meta = obj.metadata ?? {};
@@ -46,6 +48,10 @@ function replicasOf(scale: KubeObject, name: string): number {
 }
 
 export async function handleScale(scope: RequestScope): Promise<void> {
+  // a custom resource's replicas live where its CRD says
+  const paths = customResourceFacts(scope.resource)?.version.subresources?.scale;
+  const toScale = paths ? (o: KubeObject) => customResourceScale(o, paths) : workloadScale;
+  const withReplicas = paths ? (o: KubeObject, n: number) => withCustomResourceReplicas(o, paths, n) : workloadWithReplicas;
   const { namespace, name } = scope.info;
   if (scope.info.verb === 'get') {
     writeBody(scope.res, 200, toScale(await scope.store.get(namespace, name)));
@@ -87,7 +93,7 @@ export async function handleScale(scope: RequestScope): Promise<void> {
   writeBody(scope.res, 200, toScale(object));
 }
 
-function withReplicas(obj: KubeObject, replicas: number): KubeObject {
+function workloadWithReplicas(obj: KubeObject, replicas: number): KubeObject {
   return { ...obj, spec: { ...(obj.spec as object), replicas } };
 }
 

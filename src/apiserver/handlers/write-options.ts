@@ -4,6 +4,7 @@ import { findTypeError } from '../../api/schema/type-check.js';
 import { badRequest } from '../../machinery/api-error.js';
 import { managerOrUserAgent, validateFieldManagerOptions } from '../../machinery/managedfields/index.js';
 import { isDryRun, type RequestScope } from './scope.js';
+import { customResourceFacts, customResourceUnknownFields } from '../apiextensions/custom-resource-serving.js';
 
 export interface WriteOptions {
   dryRun: boolean;
@@ -42,7 +43,8 @@ export function validateFields(scope: RequestScope, obj: KubeObject, rawJson: st
   // values of the wrong JSON type are refused whatever the directive, as decoding into typed structs does upstream
   const typeError = findTypeError(obj, gvk);
   if (typeError) throw badRequest(context === 'patch' ? typeError : `${gvk.kind} in version "${gvk.version}" cannot be handled as a ${gvk.kind}: ${typeError}`);
-  const result = checkFieldValidation(rawJson, obj, gvk, directive);
+  const custom = context === 'body' && scope.info.subresource === 'scale' ? undefined : customResourceFacts(scope.resource);
+  const result = checkFieldValidation(rawJson, obj, gvk, directive, custom ? customResourceUnknownFields(obj, custom) : undefined);
   if (result.error) throw badRequest(context === 'patch' ? strictDecodingMessage(result.strictErrors) : result.error);
   if (result.warnings.length) {
     const existing = scope.res.getHeader('Warning');

@@ -30,11 +30,12 @@ function pruneObject(v: Record<string, unknown>, s: Schema, path: string, keepTy
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true || s.additionalProperties === true;
   const extra = additionalSchema(s);
   for (const k of Object.keys(v)) {
+    // apiVersion, kind and metadata follow ObjectMeta's own rules, not the schema
+    if (keepTypeMeta && TYPE_META.includes(k)) continue;
     const ps = s.properties?.[k];
     const p = `${path}.${k}`;
     if (ps) pruneValue(v[k], ps, p, pruned);
     else if (extra) pruneValue(v[k], extra, p, pruned);
-    else if (keepTypeMeta && TYPE_META.includes(k)) continue;
     else if (!preserve) {
       delete v[k];
       pruned.push(p);

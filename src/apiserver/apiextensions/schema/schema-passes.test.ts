@@ -9,6 +9,7 @@ import { validateValue } from './validate.js';
 const schema: Schema = {
   type: 'object',
   properties: {
+    metadata: { type: 'object' },
     spec: {
       type: 'object',
       required: ['secretName'],
@@ -78,7 +79,7 @@ test('pruning drops undeclared fields and reports their paths', () => {
   const obj = {
     apiVersion: 'x/v1',
     kind: 'X',
-    metadata: { name: 'a' },
+    metadata: { name: 'a', labels: { x: 'y' } },
     extra: 1,
     spec: {
       secretName: 'tls',
@@ -93,7 +94,7 @@ test('pruning drops undeclared fields and reports their paths', () => {
   assert.deepEqual(obj, {
     apiVersion: 'x/v1',
     kind: 'X',
-    metadata: { name: 'a' },
+    metadata: { name: 'a', labels: { x: 'y' } },
     spec: {
       secretName: 'tls',
       ports: [{ name: 'a' }],
