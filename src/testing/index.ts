@@ -8,5 +8,5 @@ export { startTestCluster, type TestCluster, type TestClusterOptions } from './t
 export { SimulatedNodes } from './simulated-nodes.js';
 export { FaultProxy, type RecordedRequest } from './fault-proxy.js';
 export { TestObjects } from './objects.js';
-export { MemoryStorage } from '../storage/memory/memory-storage.js';
+export { MemoryStorage } from '../apiserver/in-memory-storage.js';
 export { skipUnless, missingRoot, missingCommand } from './requirements.js';

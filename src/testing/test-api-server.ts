@@ -7,9 +7,7 @@ import { ApiServer } from '../apiserver/server.js';
 import { Client } from '../client/rest/client.js';
 import type { RestConfig } from '../client/rest/rest-config.js';
 import { createLogger, type Logger } from '../machinery/logger.js';
-import { Cacher } from '../storage/cacher/cacher.js';
-import { MemoryStorage } from '../storage/memory/memory-storage.js';
-import type { Storage } from '../storage/storage.js';
+import { inMemoryStorage, type Storage } from '../apiserver/in-memory-storage.js';
 import { testPki } from './test-pki.js';
 
 export interface TestApiServerOptions {
@@ -51,8 +49,7 @@ const quiet: Logger = createLogger('apiserver', {}, () => {});
  */
 export async function startTestApiServer(options: TestApiServerOptions = {}): Promise<TestApiServer> {
   const pki = await testPki();
-  const memory = new MemoryStorage();
-  const storage: Storage = options.watchCache ? new Cacher(memory) : memory;
+  const storage = inMemoryStorage(options.watchCache === undefined ? {} : { watchCache: options.watchCache });
   const logger = options.logger ?? quiet;
   const server = new ApiServer({
     storage,
