@@ -9,6 +9,7 @@ import { bootstrapCluster } from './bootstrap.js';
 import { ensurePki, issueClientCertificate, type CertificateKeyPair } from './pki/index.js';
 import type { RequestPipelineOptions } from './request-pipeline.js';
 import { ApiServer } from './server.js';
+import type { ServingLimits } from './filters/serving-limits.js';
 
 export interface Reply {
   status: number;
@@ -31,7 +32,9 @@ export interface InProcessServer {
 }
 
 /** A real API server over SQLite in a temporary directory, for the API server's own tests. */
-export async function startInProcessServer(opts: { pipeline?: RequestPipelineOptions; storage?: (dir: string) => Storage } = {}): Promise<InProcessServer> {
+export async function startInProcessServer(
+  opts: { pipeline?: RequestPipelineOptions; storage?: (dir: string) => Storage; limits?: Partial<ServingLimits> } = {},
+): Promise<InProcessServer> {
   const dir = await mkdtemp(join(tmpdir(), 'skiff-apiserver-'));
   const pki = await ensurePki(dir, { hosts: [] });
   const storage = opts.storage ? opts.storage(dir) : SqliteStorage.open({ path: join(dir, 'state.db') });
@@ -43,6 +46,7 @@ export async function startInProcessServer(opts: { pipeline?: RequestPipelineOpt
     port: 0,
     logger,
     pipeline: opts.pipeline,
+    limits: opts.limits,
   });
   const port = await server.start();
   try {

@@ -23,7 +23,12 @@ import { handleFinalize } from './handlers/finalize.js';
 import { KubeletProxy, rejectUpgrade, type KubeletClientTls } from './kubelet-proxy/kubelet-proxy.js';
 import { handleWatch, type WatchSettings } from './handlers/watch.js';
 import { handleCreate, handleUpdate } from './handlers/write.js';
-import { drainRequest } from './http/body.js';
+import { drainRequest, setBodyLimit } from './http/body.js';
+import { isLongRunning } from './filters/long-running.js';
+import { MaxInFlightFilter } from './filters/max-in-flight.js';
+import { requestTimedOut, withRequestTimeout } from './filters/request-timeout.js';
+import { DEFAULT_SERVING_LIMITS, type ServingLimits } from './filters/serving-limits.js';
+import type { Release } from './filters/concurrency-limit.js';
 import { parseAccept } from './http/media-type.js';
 import { negotiate, writeBody, writeError } from './http/respond.js';
 import { ApiServerMetrics } from './metrics.js';
@@ -62,6 +67,8 @@ export interface ApiServerOptions {
   reviews?: (deps: { authorizer: Authorizer; registry: ApiRegistry }) => ReviewHandlers;
   /** Extra non-resource GET paths and their JSON documents (the service-account issuer's OIDC discovery). */
   documents?: ReadonlyMap<string, () => unknown>;
+  /** In-flight limits, request timeout, body size and slow-client cut-offs (default: upstream's). */
+  limits?: Partial<ServingLimits>;
 }
 
 function parseRequestUrl(raw: string): URL {
@@ -88,9 +95,13 @@ export class ApiServer {
   private readonly pipeline: RequestPipeline;
   private controllers: Promise<void> = Promise.resolve();
   private readonly reviews: ReviewHandlers;
+  private readonly limits: ServingLimits;
+  private readonly inFlight: MaxInFlightFilter;
 
   constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? (() => new Date());
+    this.limits = { ...DEFAULT_SERVING_LIMITS, ...opts.limits };
+    this.inFlight = new MaxInFlightFilter(this.limits, this.metrics.registry);
     // every open watch listens for shutdown
     setMaxListeners(0, this.stopping.signal);
     this.registry = new ApiRegistry(
@@ -106,14 +117,26 @@ export class ApiServer {
       onWatchStart: this.metrics.watchStarted,
       ...opts.watch,
     };
+    const { headersTimeoutMs, requestReceiveTimeoutMs } = this.limits;
     this.server = https.createServer(
-      { ca: opts.tls.caPem, cert: opts.tls.certPem, key: opts.tls.keyPem, requestCert: true, rejectUnauthorized: false },
+      {
+        ca: opts.tls.caPem,
+        cert: opts.tls.certPem,
+        key: opts.tls.keyPem,
+        requestCert: true,
+        rejectUnauthorized: false,
+        // slow or trickling clients are cut off: headers and the whole request each have a deadline
+        headersTimeout: headersTimeoutMs,
+        requestTimeout: Math.max(requestReceiveTimeoutMs, headersTimeoutMs),
+        connectionsCheckingInterval: Math.max(100, Math.min(1000, headersTimeoutMs / 4)),
+        // a TLS handshake that does not finish is as slow a client as any
+        handshakeTimeout: Math.max(headersTimeoutMs, 1000),
+      },
       (req, res) => void this.serve(req, res),
     );
     this.kubelets = new KubeletProxy(this.registry, opts.kubeletClient ?? { certPem: opts.tls.certPem, keyPem: opts.tls.keyPem });
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.serveUpgrade(req, socket, head));
     this.server.keepAliveTimeout = 65_000;
-    this.server.headersTimeout = 70_000;
   }
 
   get apiRegistry(): ApiRegistry {
@@ -145,15 +168,36 @@ export class ApiServer {
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
     let info: RequestInfo | undefined;
+    let timedOut = false;
     try {
       const url = parseRequestUrl(req.url ?? '/');
       const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-      info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
-      const user = await this.pipeline.authenticate(req, path);
-      await this.pipeline.authorize(info, user);
-      if (info.isResourceRequest) await this.serveResource(req, res, info, url.searchParams, user);
-      else await this.serveNonResource(req, res, path, url.searchParams);
+      const request = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
+      info = request;
+      setBodyLimit(req, this.limits.maxRequestBytes);
+      await withRequestTimeout(
+        isLongRunning(request) ? 0 : this.limits.requestTimeoutMs,
+        async (deadline) => {
+          const user = await this.pipeline.authenticate(req, path);
+          // as upstream's chain: in-flight limits after authentication (system:masters is exempt), before authorization
+          const release: Release = this.inFlight.admit(request, user);
+          try {
+            await this.pipeline.authorize(request, user);
+            if (request.isResourceRequest) await this.serveResource(req, res, request, url.searchParams, user, deadline);
+            else await this.serveNonResource(req, res, path, url.searchParams);
+          } finally {
+            release();
+          }
+        },
+        () => {
+          timedOut = true;
+          if (res.headersSent) res.destroy();
+          else writeError(res, requestTimedOut());
+        },
+        (err) => this.opts.logger.debug('request failed after its timeout', { method: req.method, url: req.url, error: err instanceof Error ? err.message : String(err) }),
+      );
     } catch (err) {
+      if (timedOut) return;
       const apiErr = this.toApiError(err, req);
       // answer only once the client has finished sending, or it may see a reset instead of the Status
       if (!(await drainRequest(req))) res.setHeader('Connection', 'close');
@@ -265,7 +309,7 @@ export class ApiServer {
     res.end(body);
   }
 
-  private async serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<void> {
+  private async serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, user: UserInfo, deadline: AbortSignal): Promise<void> {
     const store = this.registry.lookup(info.group, info.version, info.resource);
     if (!store) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
     const resource = store.info;
@@ -279,7 +323,7 @@ export class ApiServer {
     const onClose = () => clientGone.abort();
     res.once('close', onClose);
     // only long-running requests need to hear about shutdown; the rest finish on their own
-    const signal = info.verb === 'watch' ? AbortSignal.any([clientGone.signal, this.stopping.signal]) : clientGone.signal;
+    const signal = info.verb === 'watch' ? AbortSignal.any([clientGone.signal, this.stopping.signal]) : AbortSignal.any([clientGone.signal, deadline]);
     const rendering = negotiate(req.headers.accept, { allowTable: true });
     const scope: RequestScope = {
       req,

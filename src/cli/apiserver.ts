@@ -35,6 +35,8 @@ import { ANONYMOUS_USER, SYSTEM_UNAUTHENTICATED } from '../apiserver/authenticat
 import { ensureServiceAccountKey } from '../apiserver/serviceaccount/signing-key.js';
 import { ServiceAccountTokens } from '../apiserver/serviceaccount/service-account-tokens.js';
 import { jwks, openIdConfiguration } from '../apiserver/serviceaccount/oidc-discovery.js';
+import type { ServingLimits } from '../apiserver/filters/serving-limits.js';
+import { InvalidDurationError, parseDuration } from '../machinery/duration.js';
 
 export const APISERVER_FLAGS = {
   'data-dir': { type: 'string', default: './.skiff', description: 'directory for the database, certificates and kubeconfig' },
@@ -55,7 +57,35 @@ export const APISERVER_FLAGS = {
   'token-auth-file': { type: 'string', default: '', description: 'static bearer tokens, CSV lines token,user,uid[,"group1,group2"]' },
   'service-account-issuer': { type: 'string', default: 'https://kubernetes.default.svc.cluster.local', description: 'issuer (and API audience) of service-account tokens' },
   'authorization-mode': { type: 'string', default: DEFAULT_AUTHORIZATION_MODES, description: `ordered authorizers: ${AUTHORIZATION_MODES.join(', ')} (system:masters may always do everything)` },
+  'max-requests-inflight': { type: 'string', default: '400', description: 'read-only requests served at once; more get 429 (0: no limit; system:masters is never refused)' },
+  'max-mutating-requests-inflight': { type: 'string', default: '200', description: 'mutating requests served at once; more get 429 (0: no limit)' },
+  'max-watches': { type: 'string', default: '20000', description: 'watches open at once; more get 429 (0: no limit)' },
+  'request-timeout': { type: 'string', default: '1m0s', description: 'non-long-running requests answer 504 after this long (Go duration)' },
+  'max-request-bytes': { type: 'string', default: String(3 * 1024 * 1024), description: 'largest request body accepted (413 beyond)' },
 } satisfies FlagSpec;
+
+function limitFlag(flags: Record<string, string>, name: string): number {
+  const n = Number(flags[name]);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`invalid --${name} ${JSON.stringify(flags[name])}: a whole number >= 0`);
+  return n;
+}
+
+function servingLimits(flags: Record<string, string>): Partial<ServingLimits> {
+  let requestTimeoutMs: number;
+  try {
+    requestTimeoutMs = parseDuration(flags['request-timeout']);
+  } catch (err) {
+    if (err instanceof InvalidDurationError) throw new UsageError(`invalid --request-timeout: ${err.message}`);
+    throw err;
+  }
+  return {
+    maxRequestsInflight: limitFlag(flags, 'max-requests-inflight'),
+    maxMutatingRequestsInflight: limitFlag(flags, 'max-mutating-requests-inflight'),
+    maxWatches: limitFlag(flags, 'max-watches'),
+    requestTimeoutMs,
+    maxRequestBytes: limitFlag(flags, 'max-request-bytes'),
+  };
+}
 
 export interface RunningApiServer {
   port: number;
@@ -98,6 +128,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const advertise = flags['advertise-address'] || firstExternalIPv4();
   const pki = await ensurePki(dataDir, { hosts: [...defaultServingHosts(), advertise, '10.96.0.1'] });
+  const limits = servingLimits(flags);
   const [lo, hi] = flags['service-node-port-range'].split('-').map(Number);
   if (!(lo > 0 && hi >= lo)) throw new UsageError(`invalid --service-node-port-range ${flags['service-node-port-range']}`);
 
@@ -139,6 +170,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     serviceClusterIpRange: flags['service-cluster-ip-range'],
     nodePortRange: [lo, hi],
     watch: { bookmarkIntervalMs: Number(flags['watch-bookmark-interval']) * 1000 },
+    limits,
     pipeline: {
       authenticators: (deps) => {
         const credentials = [new X509Authenticator(), ...(tokenFile ? [tokenFile] : []), new ServiceAccountTokenAuthenticator(tokens, deps.registry)];

@@ -5,17 +5,30 @@ type Waiter = { resolve(result: IteratorResult<WatchEvent>): void; reject(err: u
 
 const done: IteratorResult<WatchEvent> = { done: true, value: undefined };
 
+/** How far a watcher may fall behind: pending events, and their stored bytes (values and previous values). */
+export interface WatcherCapacity {
+  events: number;
+  bytes: number;
+}
+
+/** The bytes an event holds on to (its value and previous value). */
+export function eventBytes(event: WatchEvent): number {
+  return event.kv.value.byteLength + (event.prevKv?.value.byteLength ?? 0) + event.kv.key.length;
+}
+
 /**
  * One client's watch on the cache (upstream's cacheWatcher): the replayed
  * backlog, then live events that pass its key filter, in a bounded buffer.
- * `deliver` never blocks: a watcher whose buffer is full is closed with
- * WatchClosedError (its client relists), so it cannot hold back the others.
+ * `deliver` never blocks: a watcher whose buffer is full (in events or in
+ * bytes) is closed with WatchClosedError (its client relists), so it can
+ * neither hold back the others nor pin unbounded memory.
  */
 export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
   private backlog: WatchEvent[];
   private backlogIndex = 0;
   private readonly buffer: WatchEvent[] = [];
   private bufferHead = 0;
+  private bufferBytes = 0;
   private waiter: Waiter | undefined;
   private failure: unknown;
   private finished = false;
@@ -24,10 +37,11 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
     readonly prefix: string,
     private readonly startRevision: number,
     backlog: WatchEvent[],
-    private readonly capacity: number,
+    private readonly capacity: WatcherCapacity,
     private readonly onFinish: (watcher: CacheWatcher) => void,
   ) {
-    this.backlog = backlog.filter((e) => e.kv.key.startsWith(prefix));
+    // shared with nobody (EventWindow.since copies); filtered as it is read rather than copied again
+    this.backlog = backlog;
   }
 
   [Symbol.asyncIterator](): this {
@@ -43,10 +57,13 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
       waiter.resolve({ done: false, value: event });
       return;
     }
-    if (this.buffer.length - this.bufferHead >= this.capacity) {
-      this.fail(new WatchClosedError(`watcher on ${JSON.stringify(this.prefix)} fell more than ${this.capacity} events behind`));
+    const size = eventBytes(event);
+    const pending = this.buffer.length - this.bufferHead;
+    if (pending >= this.capacity.events || (pending > 0 && this.bufferBytes + size > this.capacity.bytes)) {
+      this.fail(new WatchClosedError(`watcher on ${JSON.stringify(this.prefix)} fell more than ${pending} events (${this.bufferBytes} bytes) behind`));
       return;
     }
+    this.bufferBytes += size;
     this.buffer.push(event);
   }
 
@@ -66,9 +83,13 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
       return Promise.reject(failure);
     }
     if (this.finished) return Promise.resolve(done);
-    if (this.backlogIndex < this.backlog.length) return Promise.resolve({ done: false, value: this.backlog[this.backlogIndex++]! });
+    while (this.backlogIndex < this.backlog.length) {
+      const event = this.backlog[this.backlogIndex++]!;
+      if (event.kv.key.startsWith(this.prefix)) return Promise.resolve({ done: false, value: event });
+    }
     if (this.bufferHead < this.buffer.length) {
       const event = this.buffer[this.bufferHead++]!;
+      this.bufferBytes -= eventBytes(event);
       if (this.bufferHead > 1024 && this.bufferHead * 2 > this.buffer.length) {
         this.buffer.splice(0, this.bufferHead);
         this.bufferHead = 0;
@@ -89,6 +110,7 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
     this.finished = true;
     this.backlog = [];
     this.buffer.length = 0;
+    this.bufferBytes = 0;
     this.onFinish(this);
     const waiter = this.waiter;
     this.waiter = undefined;

@@ -82,6 +82,25 @@ describe('Cacher', () => {
     });
   });
 
+  it('closes a watcher whose pending events pass the byte limit, though under the event limit', async () => {
+    await withCacher({ watcherBufferSize: 1000, watcherBufferBytes: 64 * 1024 }, async (cacher) => {
+      const rev = await warm(cacher, '/registry/pods/');
+      const controller = new AbortController();
+      try {
+        const slow = cacher.watch('/registry/pods/', { startRevision: rev + 1, signal: controller.signal })[Symbol.asyncIterator]();
+        const slowFirst = slow.next().catch(() => undefined);
+        // 20 events of 10 KiB: far under 1,000 events, over 64 KiB
+        for (let i = 0; i < 20; i++) succeeded(await cacher.create(`/registry/pods/x/p${i}`, bytes('x'.repeat(10 * 1024))));
+        await slowFirst;
+        await assert.rejects(within((async () => {
+          for (;;) if ((await slow.next()).done) return;
+        })()), WatchClosedError);
+      } finally {
+        controller.abort();
+      }
+    });
+  });
+
   it('answers CompactedError for a revision that fell out of the window', async () => {
     await withCacher({ windowSize: 5 }, async (cacher) => {
       const rev = await warm(cacher, '/registry/pods/');

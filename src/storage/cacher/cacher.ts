@@ -22,6 +22,8 @@ export interface CacherOptions {
   windowSize?: number;
   /** Live events a watcher may lag before it is closed. Default 1,000. */
   watcherBufferSize?: number;
+  /** Bytes of stored values a watcher may lag before it is closed. Default 16 MiB. */
+  watcherBufferBytes?: number;
   /** How long a consistent list waits for the cache to catch up before reading through. Default 250 ms. */
   freshnessTimeoutMs?: number;
   /** Told when a resource cache opens (+1) or closes (-1) its storage watch. */
@@ -179,6 +181,7 @@ export class Cacher implements Storage {
         storage: this.storage,
         windowSize: this.opts.windowSize ?? 10_000,
         watcherBufferSize: this.opts.watcherBufferSize ?? 1000,
+        watcherBufferBytes: this.opts.watcherBufferBytes ?? 16 * 1024 * 1024,
         onStorageWatch: (resourcePrefix, delta) => {
           this.openStorageWatches += delta;
           this.opts.onStorageWatch?.(resourcePrefix, delta);

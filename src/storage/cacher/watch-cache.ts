@@ -9,8 +9,9 @@ export interface WatchCacheOptions {
   storage: Storage;
   /** Recent events kept for watches that start in the past. */
   windowSize: number;
-  /** Live events a watcher may have pending before it is closed. */
+  /** Live events (and their bytes) a watcher may have pending before it is closed. */
   watcherBufferSize: number;
+  watcherBufferBytes: number;
   /** Told when this cache opens (+1) or closes (-1) its storage watch. */
   onStorageWatch?: (prefix: string, delta: 1 | -1) => void;
 }
@@ -114,7 +115,13 @@ export class WatchCache {
       throw new CompactedError(startRevision, this.window.from);
     }
     const backlog = startRevision <= this.revision ? (this.window.since(startRevision) ?? []) : [];
-    const watcher = new CacheWatcher(prefix, startRevision, backlog, this.opts.watcherBufferSize, (w) => this.watchers.delete(w));
+    const watcher = new CacheWatcher(
+      prefix,
+      startRevision,
+      backlog,
+      { events: this.opts.watcherBufferSize, bytes: this.opts.watcherBufferBytes },
+      (w) => this.watchers.delete(w),
+    );
     this.watchers.add(watcher);
     return watcher;
   }

@@ -1,0 +1,26 @@
+/** Releases a slot taken from a ConcurrencyLimit; calling it twice is harmless. */
+export type Release = () => void;
+
+/** A counting limit without a queue: a slot is taken at once or refused. */
+export class ConcurrencyLimit {
+  private used = 0;
+
+  /** `limit` 0 or less: unlimited (as upstream's flags). */
+  constructor(readonly limit: number) {}
+
+  get inFlight(): number {
+    return this.used;
+  }
+
+  /** Takes a slot, or returns undefined when all are in use. `force` takes one even then (counted, never refused). */
+  tryAcquire(force = false): Release | undefined {
+    if (this.limit > 0 && this.used >= this.limit && !force) return undefined;
+    this.used++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.used--;
+    };
+  }
+}
