@@ -13,7 +13,9 @@ import { readMachineInfo } from './node/machine-info.js';
 import { NodeStatusReporter } from './node/node-status-reporter.js';
 import { allocatable, capacity, type NodeConfig } from './node/node-status.js';
 import { PodWorkers } from './pod/pod-workers.js';
-import type { Runtime } from './runtime/runtime.js';
+import { ImagePuller } from './images/image-puller.js';
+import { NodeImages } from './node/node-images.js';
+import { hasImageService, type Runtime } from './runtime/runtime.js';
 import { KubeletServer } from './server/kubelet-server.js';
 import { selfSignedServingCert } from './server/serving-cert.js';
 import { StreamingServer, type StreamTargets } from './server/streaming-server.js';
@@ -84,6 +86,7 @@ export class Kubelet {
       writeStatus: (pod, status) => this.writeStatus(pod, status),
       confirmDeletion: (pod) => this.confirmDeletion(pod),
       recordEvent: (pod, type, reason, message) => recorder.event(pod, type, reason, message),
+      images: hasImageService(runtime) ? new ImagePuller({ images: runtime, recordEvent: (pod, type, reason, message) => recorder.event(pod, type, reason, message) }) : undefined,
     });
     this.workers = workers;
     runtime.onContainerEvent((s) => workers.requestSync(s.labels['io.kubernetes.pod.uid'] ?? ''));
@@ -116,7 +119,9 @@ export class Kubelet {
     logger.info('kubelet server listening', { port });
 
     const config: NodeConfig = { ...this.opts.node, kubeletPort: port, runtimeVersion: `${runtime.version().runtimeName}://${runtime.version().runtimeVersion}` };
-    const reporter = new NodeStatusReporter({ client, config, measure: () => {
+    const nodeImages = hasImageService(runtime) ? new NodeImages(runtime, logger) : undefined;
+    await nodeImages?.refresh();
+    const reporter = new NodeStatusReporter({ client, config, images: nodeImages && (() => nodeImages.current), measure: () => {
       const m = measure();
       alloc = allocatable(capacity(m, config.maxPods), config.reserved);
       return { ...m, internalIP: hostIP };
@@ -161,7 +166,7 @@ export class Kubelet {
     podInformers.start(signal);
     objectInformers.start(signal);
     await Promise.all([
-      reporter.run(signal), lease.run(signal), manifestPath ? staticSource.run(signal) : undefined, manifestPath ? mirrors.run(signal) : undefined,
+      reporter.run(signal, () => nodeImages?.refresh()), lease.run(signal), manifestPath ? staticSource.run(signal) : undefined, manifestPath ? mirrors.run(signal) : undefined,
       workers.housekeeping(signal, () => pods.hasSynced()),
     ]);
     // containers keep running: whether they stop is the runtime owner's call (skiff server stops them, skiff kubelet does not)

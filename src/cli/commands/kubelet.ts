@@ -6,6 +6,7 @@ import { DaemonServer } from '../../base/http/daemon-server.js';
 import { MetricsRegistry } from '../../machinery/metrics/registry.js';
 import { Kubelet } from '../../kubelet/kubelet.js';
 import { addResourceLists, parseResourceList, parseTaints } from '../../kubelet/node/node-status.js';
+import { loadRegistries, RegistriesConfigError } from '../../kubelet/containerd/registries-config.js';
 import { selectRuntime, type RuntimeChoice } from '../../kubelet/runtime/select-runtime.js';
 import type { ComponentCommand } from '../command.js';
 import { UsageError } from '../flags.js';
@@ -57,6 +58,7 @@ export const command: ComponentCommand = {
     'node-lease-duration-seconds': { type: 'string', default: '40', description: 'duration of the node Lease; the kubelet renews it every quarter of that (upstream: 40 s, renewed every 10 s)' },
     'container-runtime': { type: 'string', default: 'auto', description: 'auto (containerd when root and installed, else host processes), containerd or process' },
     'container-runtime-endpoint': { type: 'string', default: '', description: 'use an existing CRI runtime instead of supervising containerd, e.g. unix:///run/containerd/containerd.sock' },
+    registries: { type: 'string', default: '', description: 'registry mirrors, auth and TLS in k3s registries.yaml format, for the supervised containerd' },
     'keep-pods': { type: 'boolean', default: false, description: 'inside skiff server: leave pods running on stop, for the next start to adopt (standalone kubelets always do)' },
   },
   async run(flags, ctx) {
@@ -74,8 +76,15 @@ export const command: ComponentCommand = {
     const endpoint = str('container-runtime-endpoint');
     if (endpoint && !endpoint.startsWith('unix://')) throw new UsageError(`invalid --container-runtime-endpoint ${JSON.stringify(endpoint)}, want unix:///path/to.sock`);
     const podCIDR = str('pod-cidr') || DEFAULT_POD_CIDR;
+    let registries;
+    try {
+      registries = str('registries') ? loadRegistries(str('registries')) : undefined;
+    } catch (err) {
+      if (err instanceof RegistriesConfigError) throw new UsageError(`--registries ${err.message}`);
+      throw err;
+    }
     // the runtime's records live under the root dir, so a kubelet restarted on it adopts the pods still running
-    const selected = await selectRuntime({ choice: choice as RuntimeChoice, endpoint: endpoint || undefined, rootDir, podCIDR, hostIP: str('node-ip') || undefined, logger: ctx.logger });
+    const selected = await selectRuntime({ choice: choice as RuntimeChoice, endpoint: endpoint || undefined, rootDir, podCIDR, registries, hostIP: str('node-ip') || undefined, logger: ctx.logger });
     const runtime = selected.runtime;
     const metrics = new MetricsRegistry();
     const health = new DaemonServer({ bindAddress: '127.0.0.1', port: healthPort, metrics });

@@ -12,6 +12,8 @@ export interface ContainerdConfigOptions {
   cgroupDriver: CgroupDriver;
   /** Per-registry host configs (`<host>/hosts.toml`), as containerd's registry `config_path`. */
   registryConfigDir: string;
+  /** Extra CRI registry settings appended verbatim (per-host auth from the registries file). */
+  registryAuth?: string;
   /** containerd cannot lower oom_score_adj below its own inside an unprivileged container. */
   restrictOomScoreAdj?: boolean;
 }
@@ -99,5 +101,5 @@ ${cri.slice(0, -1)}.cni]
 
 ${cri.slice(0, -1)}.registry]
   config_path = ${q(o.registryConfigDir)}
-`;
+${o.registryAuth ? `\n${o.registryAuth}` : ''}`;
 }

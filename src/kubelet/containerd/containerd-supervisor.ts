@@ -5,6 +5,7 @@ import type { Logger } from '../../machinery/logger.js';
 import { pauseImageArchive, PAUSE_IMAGE } from '../images/busybox-image.js';
 import { importImages } from '../images/ctr-images.js';
 import { CriClient } from '../runtime/cri/cri-client.js';
+import { registryAuthToml, writeRegistryHosts, type Registries } from './registries-config.js';
 import { containerdConfig, containerdPaths, hostCgroupDriver, needsRestrictedOomScoreAdj } from './containerd-config.js';
 
 export interface ContainerdSupervisorOptions {
@@ -15,6 +16,8 @@ export interface ContainerdSupervisorOptions {
   logger: Logger;
   /** Per-registry host configs; defaults to `<dir>/certs.d`. */
   registryConfigDir?: string;
+  /** Mirrors, auth and TLS per registry (the `--registries` file), written as hosts.toml files and CRI auth. */
+  registries?: Registries;
   binary?: string;
 }
 
@@ -61,9 +64,11 @@ export class ContainerdSupervisor {
   async start(): Promise<string> {
     const registryConfigDir = this.opts.registryConfigDir ?? join(this.opts.dir, 'certs.d');
     for (const d of [this.opts.dir, this.opts.cniConfDir, registryConfigDir]) mkdirSync(d, { recursive: true });
+    writeRegistryHosts(registryConfigDir, this.opts.registries ?? { mirrors: {}, configs: {} });
     writeFileSync(this.paths.config, containerdConfig({
       dir: this.opts.dir, sandboxImage: PAUSE_IMAGE, cniBinDir: this.opts.cniBinDir, cniConfDir: this.opts.cniConfDir,
       cgroupDriver: hostCgroupDriver(), registryConfigDir, restrictOomScoreAdj: needsRestrictedOomScoreAdj(),
+      registryAuth: this.opts.registries ? registryAuthToml(this.opts.registries) : undefined,
     }));
     await this.stopLeftover();
     this.spawn();

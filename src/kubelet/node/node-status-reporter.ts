@@ -1,4 +1,4 @@
-import type { Node } from 'kubernetes-types/core/v1.js';
+import type { ContainerImage, Node } from 'kubernetes-types/core/v1.js';
 import type { Client } from '../../client/rest/index.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../client/rest/index.js';
 import { sleep } from '../../client/flowcontrol/sleep.js';
@@ -10,6 +10,8 @@ export interface NodeStatusReporterOptions {
   client: Client;
   config: NodeConfig;
   measure: () => MachineInfo;
+  /** The node's images for `status.images` (upstream keeps the 50 largest); absent, the field is left as it was. */
+  images?: () => ContainerImage[];
   logger: Logger;
   /** How often to measure (upstream nodeStatusUpdateFrequency: 10 s). */
   checkIntervalMs?: number;
@@ -59,12 +61,13 @@ export class NodeStatusReporter {
   }
 
   /** Measures and reports until the signal aborts. */
-  async run(signal: AbortSignal): Promise<void> {
+  async run(signal: AbortSignal, beforeCheck?: () => Promise<void> | undefined): Promise<void> {
     const every = this.opts.checkIntervalMs ?? 10_000;
     while (!signal.aborted) {
       await sleep(every, signal);
       if (signal.aborted) break;
       try {
+        await beforeCheck?.();
         await this.sync(signal);
       } catch (err) {
         if (!signal.aborted) this.opts.logger.warn('node status update failed', { error: err instanceof Error ? err.message : String(err) });
@@ -82,6 +85,7 @@ export class NodeStatusReporter {
     let current = node;
     for (let attempt = 0; ; attempt++) {
       const status = nodeStatus(this.opts.measure(), this.opts.config, current.status);
+      if (this.opts.images) status.images = this.opts.images();
       const due = Date.now() - this.lastReportAt >= (this.opts.reportIntervalMs ?? 5 * 60_000);
       if (!force && !due && !statusChanged(this.lastReported, status)) return current;
       try {

@@ -63,7 +63,7 @@ export function apiContainerStatus(r: ContainerRecord, runtimeName: string): Api
     ready: r.ready && r.current?.state === 'Running',
     restartCount: r.restartCount,
     image: r.spec.image ?? '',
-    imageID: '',
+    imageID: r.current?.imageRef ?? '',
     ...(r.current ? { containerID: `${runtimeName}://${r.current.id}` } : {}),
     started: r.current?.state === 'Running' && r.started,
   };

@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ContainerStatus as ApiContainerStatus, Container, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
+import type { ContainerStatus as ApiContainerStatus, Container, Pod, PodStatus, Secret } from 'kubernetes-types/core/v1.js';
+import type { ImagePuller } from '../images/image-puller.js';
 import type { Logger } from '../../machinery/logger.js';
 import { Quantity } from '../../machinery/quantity.js';
 import { ProbeWorker, type ProbeType } from '../probes/probe-worker.js';
@@ -26,6 +27,8 @@ export interface PodWorkerDeps {
   confirmDeletion(pod: Pod): Promise<void>;
   /** Records an Event about the pod (Created, Started, Killing, BackOff, Failed), as upstream's kubelet does. */
   recordEvent?(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /** Pulls images under the pull policy, for runtimes that run images. */
+  images?: ImagePuller;
 }
 
 interface Record_ extends ContainerRecord {
@@ -258,6 +261,15 @@ export class PodWorker {
       return;
     }
     const full = { HOSTNAME: this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '', ...env };
+    if (this.deps.images) {
+      const pulled = await this.deps.images.ensureImageExists(this.pod, r.spec, this.pullSecrets());
+      if (!pulled.ok) {
+        r.waiting = { reason: pulled.reason, message: pulled.message };
+        this.event('Warning', 'Failed', `Error: ${pulled.reason}`);
+        this.later(pulled.retryAfterMs);
+        return;
+      }
+    }
     const limits = r.spec.resources?.limits ?? {};
     try {
       const id = await this.deps.runtime.createContainer(this.sandboxId!, {
@@ -300,6 +312,20 @@ export class PodWorker {
       this.event('Warning', 'Failed', `Error: ${err.message}`);
       this.later(5000);
     }
+  }
+
+  /** The pod's image pull secrets that exist; a missing one is reported as upstream does and skipped. */
+  private pullSecrets(): Secret[] {
+    const ns = this.pod.metadata?.namespace ?? 'default';
+    const found: Secret[] = [];
+    const missing: string[] = [];
+    for (const ref of this.pod.spec?.imagePullSecrets ?? []) {
+      const s = ref.name ? this.deps.objects.secret(ns, ref.name) : undefined;
+      if (s) found.push(s);
+      else if (ref.name) missing.push(ref.name);
+    }
+    if (missing.length) this.event('Warning', 'FailedToRetrieveImagePullSecret', `Unable to retrieve some image pull secrets (${missing.join(', ')}); attempting to pull the image may not succeed.`);
+    return found;
   }
 
   /** Starts the container's probes; `reported` (an adopted container's last API status) keeps its readiness until probed again. */

@@ -71,6 +71,8 @@ export interface ContainerStatus {
   name: string;
   attempt: number;
   image: string;
+  /** The runtime's reference of the image it runs (a digest), for `imageID`. */
+  imageRef?: string;
   state: ContainerState;
   createdAt: Date;
   startedAt?: Date;
@@ -179,4 +181,44 @@ export interface Runtime extends SandboxRuntime, ContainerRuntime, StreamingRunt
   version(): RuntimeVersion;
   /** Fires when some container changed state (e.g. exited), so pod workers can resync promptly. */
   onContainerEvent(listener: (status: ContainerStatus) => void): void;
+}
+
+/** An image the runtime holds (CRI Image). */
+export interface ImageInfo {
+  id: string;
+  repoTags: string[];
+  repoDigests: string[];
+  sizeBytes: number;
+  /** The image's configured user as a uid, when it is numeric. */
+  uid?: number;
+  /** The image's configured user when given by name. */
+  username?: string;
+}
+
+/** Registry credentials for one pull (CRI AuthConfig). */
+export interface RegistryAuth {
+  username?: string;
+  password?: string;
+  /** base64 of `user:password`, as docker config files store it. */
+  auth?: string;
+  identityToken?: string;
+  registryToken?: string;
+}
+
+/** A pull failed; `message` is the runtime's words (upstream shows them as the ErrImagePull message). */
+export class ImagePullError extends Error {
+  override readonly name = 'ImagePullError';
+}
+
+/** CRI's ImageService, for runtimes that run images (the process runtime does not). */
+export interface ImageService {
+  /** The image when present, else undefined. */
+  imageStatus(image: string): Promise<ImageInfo | undefined>;
+  /** Pulls the image and returns its reference (image id); throws ImagePullError. */
+  pullImage(image: string, auth?: RegistryAuth): Promise<string>;
+  listImages(): Promise<ImageInfo[]>;
+}
+
+export function hasImageService(r: object): r is ImageService {
+  return 'pullImage' in r && 'imageStatus' in r && 'listImages' in r;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from '../../machinery/logger.js';
 import { writePodNetworkConfig } from '../cni/cni-config.js';
 import { ContainerdSupervisor } from '../containerd/containerd-supervisor.js';
+import type { Registries } from '../containerd/registries-config.js';
 import { CriRuntime } from './cri/cri-runtime.js';
 import { ProcessRuntime } from './process/process-runtime.js';
 import type { Runtime } from './runtime.js';
@@ -20,6 +21,8 @@ export interface SelectRuntimeOptions {
   podCIDR: string;
   hostIP?: string;
   cniBinDir?: string;
+  /** Registry mirrors, auth and TLS for a supervised containerd (`--registries`). */
+  registries?: Registries;
   logger: Logger;
 }
 
@@ -75,7 +78,7 @@ export async function selectRuntime(o: SelectRuntimeOptions): Promise<SelectedRu
   }
   const cniConfDir = join(o.rootDir, 'cni', 'net.d');
   writePodNetworkConfig(cniConfDir, { podCIDR: o.podCIDR, ipamDataDir: join(o.rootDir, 'cni', 'ipam') });
-  const supervisor = new ContainerdSupervisor({ dir: join(o.rootDir, 'containerd'), cniBinDir, cniConfDir, logger: o.logger });
+  const supervisor = new ContainerdSupervisor({ dir: join(o.rootDir, 'containerd'), cniBinDir, cniConfDir, registries: o.registries, logger: o.logger });
   const endpoint = await supervisor.start();
   const cri = await CriRuntime.connect(endpoint);
   return {

@@ -2,8 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { dialPort } from '../dial-port.js';
 import {
-  RuntimeError, type ContainerConfig, type ContainerState, type ContainerStatus, type ContainerStreams, type ExecResult,
-  type PodSandboxConfig, type PodSandboxStatus, type Runtime, type RuntimeVersion, type StreamOptions, type StreamUrlRuntime,
+  ImagePullError, RuntimeError, type ContainerConfig, type ContainerState, type ContainerStatus, type ContainerStreams, type ExecResult,
+  type ImageInfo, type ImageService, type PodSandboxConfig, type PodSandboxStatus, type RegistryAuth, type Runtime, type RuntimeVersion,
+  type StreamOptions, type StreamUrlRuntime,
 } from '../runtime.js';
 import { CriClient, CriError, type CriMessage } from './cri-client.js';
 
@@ -21,6 +22,19 @@ interface CriContainerStatus {
   annotations: Record<string, string>; logPath: string;
 }
 
+interface CriImage { id: string; repoTags: string[]; repoDigests: string[]; size: number; uid?: { value: number } | null; username: string }
+
+/** gRPC status names, for pull errors worded as upstream's kubelet shows them (`rpc error: code = NotFound desc = …`). */
+const GRPC_CODES = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied',
+  'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented', 'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated'];
+
+function toImage(i: CriImage): ImageInfo {
+  return {
+    id: i.id, repoTags: i.repoTags, repoDigests: i.repoDigests, sizeBytes: Number(i.size),
+    ...(i.uid ? { uid: Number(i.uid.value) } : {}), ...(i.username ? { username: i.username } : {}),
+  };
+}
+
 const fromNanos = (ns: number): Date | undefined => (ns > 0 ? new Date(Math.floor(ns / 1e6)) : undefined);
 
 export interface CriRuntimeOptions {
@@ -33,7 +47,7 @@ export interface CriRuntimeOptions {
  * containers are the runtime's, the kubelet only asks. Container state
  * changes are found by polling ListContainers, which is one cheap call.
  */
-export class CriRuntime implements Runtime, StreamUrlRuntime {
+export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
   private readonly listeners: ((s: ContainerStatus) => void)[] = [];
   private readonly sandboxIPs = new Map<string, string>();
   private readonly poller = new AbortController();
@@ -137,7 +151,6 @@ export class CriRuntime implements Runtime, StreamUrlRuntime {
     if (!config.image) throw new RuntimeError('CreateContainerError', `container ${config.name} has no image`);
     const sandbox = (await this.client.runtime('ListPodSandbox', { filter: { id: sandboxId } })).items as CriSandbox[];
     if (!sandbox[0]) throw new RuntimeError('CreateContainerError', `pod sandbox ${sandboxId} not found`);
-    await this.ensureImage(config.image);
     mkdirSync(dirname(config.logPath), { recursive: true });
     const meta = sandbox[0].metadata!;
     const limits: Record<string, number> = {};
@@ -173,11 +186,25 @@ export class CriRuntime implements Runtime, StreamUrlRuntime {
     return String(res.containerId);
   }
 
-  /** Pulls the image when the runtime does not have it yet. */
-  private async ensureImage(image: string): Promise<void> {
-    const status = await this.client.image('ImageStatus', { image: { image } });
-    if (status.image) return;
-    await this.translate('CreateContainerError', this.client.image('PullImage', { image: { image } }));
+  async imageStatus(image: string): Promise<ImageInfo | undefined> {
+    const res = await this.client.image('ImageStatus', { image: { image } });
+    const found = res.image as CriImage | null | undefined;
+    return found?.id ? toImage(found) : undefined;
+  }
+
+  async pullImage(image: string, auth?: RegistryAuth): Promise<string> {
+    try {
+      const res = await this.client.image('PullImage', { image: { image }, ...(auth ? { auth } : {}) });
+      return String(res.imageRef);
+    } catch (err) {
+      if (err instanceof CriError) throw new ImagePullError(`rpc error: code = ${GRPC_CODES[err.code] ?? err.code} desc = ${err.details}`);
+      throw err;
+    }
+  }
+
+  async listImages(): Promise<ImageInfo[]> {
+    const res = await this.client.image('ListImages', {}, 60_000);
+    return (res.images as CriImage[]).map(toImage);
   }
 
   async startContainer(id: string): Promise<void> {
@@ -218,7 +245,7 @@ export class CriRuntime implements Runtime, StreamUrlRuntime {
     const exited = state === 'Exited';
     return {
       id: s.id, sandboxId: s.annotations[SANDBOX_ANNOTATION] ?? '', name: s.metadata?.name ?? '', attempt: s.metadata?.attempt ?? 0,
-      image: s.image?.image ?? '', state, createdAt: fromNanos(s.createdAt) ?? new Date(0), startedAt: fromNanos(s.startedAt),
+      image: s.image?.image ?? '', ...(s.imageRef ? { imageRef: s.imageRef } : {}), state, createdAt: fromNanos(s.createdAt) ?? new Date(0), startedAt: fromNanos(s.startedAt),
       finishedAt: exited ? fromNanos(s.finishedAt) : undefined,
       ...(exited ? { exitCode: s.exitCode, reason: s.reason || (s.exitCode === 0 ? 'Completed' : 'Error') } : {}),
       ...(s.message ? { message: s.message } : {}),
