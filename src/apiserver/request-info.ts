@@ -83,7 +83,8 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   info.resource = rest[0] ?? '';
   info.name = rest[1] ?? '';
   info.subresource = rest[2] ?? '';
-  return finish(info, method, query, rest.length > 3);
+  // a proxy subresource carries the target's path after it
+  return finish(info, method, query, rest.length > 3 && info.subresource !== 'proxy');
 }
 
 function finish(info: RequestInfo, method: string, query: URLSearchParams, extraSegments: boolean): RequestInfo {
@@ -92,7 +93,7 @@ function finish(info: RequestInfo, method: string, query: URLSearchParams, extra
     if (info.verb === 'get' && method !== 'HEAD') info.verb = boolParam(query, 'watch') ? 'watch' : 'list';
     else if (info.verb === 'get') info.verb = 'list';
     if (info.verb === 'delete') info.verb = 'deletecollection';
-  } else if (info.verb === 'get' && boolParam(query, 'watch')) {
+  } else if (info.verb === 'get' && !info.subresource && boolParam(query, 'watch')) {
     info.verb = 'watch';
   }
   return info;

@@ -21,6 +21,7 @@ import { handleEviction } from './handlers/eviction.js';
 import { handleBinding, handleScale } from './handlers/subresources.js';
 import { handleFinalize } from './handlers/finalize.js';
 import { KubeletProxy, rejectUpgrade, type KubeletClientTls } from './kubelet-proxy/kubelet-proxy.js';
+import { PROXIED_RESOURCES, ResourceProxy } from './proxy-subresources/resource-proxy.js';
 import { handleWatch, type WatchSettings } from './handlers/watch.js';
 import { handleCreate, handleUpdate } from './handlers/write.js';
 import { drainRequest, setBodyLimit } from './http/body.js';
@@ -92,6 +93,7 @@ export class ApiServer {
   private readonly watchSettings: WatchSettings;
   private readonly clock: () => Date;
   private readonly kubelets: KubeletProxy;
+  private readonly proxies: ResourceProxy;
   private readonly pipeline: RequestPipeline;
   private controllers: Promise<void> = Promise.resolve();
   private readonly reviews: ReviewHandlers;
@@ -134,7 +136,9 @@ export class ApiServer {
       },
       (req, res) => void this.serve(req, res),
     );
-    this.kubelets = new KubeletProxy(this.registry, opts.kubeletClient ?? { certPem: opts.tls.certPem, keyPem: opts.tls.keyPem });
+    const kubeletClient = opts.kubeletClient ?? { certPem: opts.tls.certPem, keyPem: opts.tls.keyPem };
+    this.kubelets = new KubeletProxy(this.registry, kubeletClient);
+    this.proxies = new ResourceProxy(this.registry, kubeletClient, this.limits.requestTimeoutMs);
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.serveUpgrade(req, socket, head));
     this.server.keepAliveTimeout = 65_000;
   }
@@ -216,13 +220,16 @@ export class ApiServer {
       const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
       const user = await this.pipeline.authenticate(req, url.pathname);
       await this.pipeline.authorize(info, user);
-      if (!info.isResourceRequest || info.group !== '' || info.resource !== 'pods' || !['exec', 'attach', 'portforward'].includes(info.subresource)) {
+      const proxied = info.subresource === 'proxy' && PROXIED_RESOURCES.has(info.resource);
+      const streamed = info.resource === 'pods' && ['exec', 'attach', 'portforward'].includes(info.subresource);
+      if (!info.isResourceRequest || info.group !== '' || !(proxied || streamed)) {
         throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
       }
-      const pods = this.registry.lookup('', 'v1', 'pods')!;
-      await this.pipeline.admission.admit(connectAttributes(info, pods.info, user));
-      await this.pipeline.admission.validate(connectAttributes(info, pods.info, user));
-      await this.kubelets.upgrade(info.namespace, info.name, info.subresource, req, socket, head);
+      const store = this.registry.lookup('', 'v1', info.resource)!;
+      await this.pipeline.admission.admit(connectAttributes(info, store.info, user));
+      await this.pipeline.admission.validate(connectAttributes(info, store.info, user));
+      if (proxied) await this.proxies.upgrade(info, req, socket, head);
+      else await this.kubelets.upgrade(info.namespace, info.name, info.subresource, req, socket, head);
     } catch (err) {
       rejectUpgrade(socket, this.toApiError(err, req));
     }
@@ -323,7 +330,7 @@ export class ApiServer {
     const onClose = () => clientGone.abort();
     res.once('close', onClose);
     // only long-running requests need to hear about shutdown; the rest finish on their own
-    const signal = info.verb === 'watch' ? AbortSignal.any([clientGone.signal, this.stopping.signal]) : AbortSignal.any([clientGone.signal, deadline]);
+    const signal = info.verb === 'watch' || info.subresource === 'proxy' ? AbortSignal.any([clientGone.signal, this.stopping.signal]) : AbortSignal.any([clientGone.signal, deadline]);
     const rendering = negotiate(req.headers.accept, { allowTable: true });
     const scope: RequestScope = {
       req,
@@ -405,17 +412,23 @@ export class ApiServer {
       case 'attach':
       case 'portforward':
         throw badRequest('Upgrade request required');
+      case 'proxy':
+        if (!PROXIED_RESOURCES.has(resource.resource) || resource.group !== '') throw notAllowed();
+        await scope.admission.admit(connectAttributes(info, resource, scope.user));
+        await scope.admission.validate(connectAttributes(info, resource, scope.user));
+        return this.proxies.serve(info, scope.req, scope.res, scope.signal);
     }
     throw notAllowed();
   }
 }
 
-/** exec, attach and port-forward are admitted as CONNECT on the pod's subresource. */
-function connectAttributes(info: RequestInfo, pods: ResourceInfo, user: UserInfo): AdmissionAttributes {
+/** exec, attach, port-forward and proxy are admitted as CONNECT on the object's subresource. */
+function connectAttributes(info: RequestInfo, target: ResourceInfo, user: UserInfo): AdmissionAttributes {
+  const kind = info.subresource === 'proxy' ? `${target.kind}ProxyOptions` : (CONNECT_KINDS[info.subresource] ?? target.kind);
   return {
     operation: 'CONNECT',
-    kind: { group: '', version: 'v1', kind: CONNECT_KINDS[info.subresource] ?? 'Pod' },
-    resource: { group: '', version: pods.version, resource: pods.resource },
+    kind: { group: '', version: 'v1', kind },
+    resource: { group: '', version: target.version, resource: target.resource },
     subresource: info.subresource,
     namespace: info.namespace,
     name: info.name,

@@ -37,6 +37,8 @@ export function subresourceVerbs(sub: string): string[] {
     case 'attach':
     case 'portforward':
       return ['create', 'get'];
+    case 'proxy':
+      return ['create', 'delete', 'get', 'patch', 'update'];
     default:
       return ['get'];
   }
@@ -49,5 +51,6 @@ export function subresourceKind(r: ResourceInfo, sub: string): { group: string; 
   if (sub === 'token') return { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
   const options: Record<string, string> = { exec: 'PodExecOptions', attach: 'PodAttachOptions', portforward: 'PodPortForwardOptions' };
   if (options[sub]) return { group: '', version: 'v1', kind: options[sub] };
+  if (sub === 'proxy') return { group: '', version: 'v1', kind: `${r.kind}ProxyOptions` };
   return { group: r.group, version: r.version, kind: r.kind };
 }

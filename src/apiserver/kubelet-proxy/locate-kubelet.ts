@@ -15,10 +15,15 @@ export async function locateKubelet(registry: ApiRegistry, namespace: string, na
   const nodeName = pod.spec?.nodeName;
   if (!nodeName) throw badRequest(`pod ${name} does not have a host assigned`);
   const node = asKind<Node>(await registry.lookup('', 'v1', 'nodes')!.get('', nodeName)) as Node;
+  return { ...locateKubeletOnNode(node), pod };
+}
+
+/** A node's kubelet endpoint: its InternalIP (else Hostname) and daemon endpoint port. */
+export function locateKubeletOnNode(node: Node): { host: string; port: number } {
   const addresses = node.status?.addresses ?? [];
-  const host = addresses.find((a) => a.type === 'InternalIP')?.address ?? addresses.find((a) => a.type === 'Hostname')?.address ?? nodeName;
+  const host = addresses.find((a) => a.type === 'InternalIP')?.address ?? addresses.find((a) => a.type === 'Hostname')?.address ?? node.metadata?.name ?? '';
   const port = node.status?.daemonEndpoints?.kubeletEndpoint?.Port ?? 10250;
-  return { host, port, pod };
+  return { host, port };
 }
 
 /** The container a request means: the one named, or the only one; upstream's errors otherwise. */
