@@ -25,6 +25,12 @@ export interface ControllerConfig {
   unhealthyZoneThreshold: number;
   /** `--terminated-pod-gc-threshold`: terminated pods kept before the pod GC deletes the oldest. */
   terminatedPodGCThreshold: number;
+  /** `--allocate-node-cidrs`: the node IPAM controller gives each node a `spec.podCIDR` (on by default, as k3s). */
+  allocateNodeCidrs: boolean;
+  /** `--cluster-cidr`: the range node pod CIDRs come from (k3s's default). */
+  clusterCidr: string;
+  /** `--node-cidr-mask-size`: the prefix length of each node's pod CIDR. */
+  nodeCidrMaskSize: number;
 }
 
 export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = {
@@ -36,6 +42,9 @@ export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = {
   largeClusterSizeThreshold: 50,
   unhealthyZoneThreshold: 0.55,
   terminatedPodGCThreshold: 12_500,
+  allocateNodeCidrs: true,
+  clusterCidr: '10.42.0.0/16',
+  nodeCidrMaskSize: 24,
 };
 
 /** What the controller manager hands every controller it starts. */

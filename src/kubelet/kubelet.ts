@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ConfigMap, Node, Pod, PodStatus, Secret } from 'kubernetes-types/core/v1.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 import { EventRecorder } from '../client/events/event-recorder.js';
+import { sleep } from '../client/flowcontrol/sleep.js';
 
 import { isConflict, isNotFound, type Client } from '../client/rest/index.js';
 import type { Logger } from '../machinery/logger.js';
@@ -45,6 +46,11 @@ export interface KubeletOptions {
    * port-forward. Without it the server answers anyone.
    */
   clientCA?: string;
+  /**
+   * Configures the pod network for the node's `spec.podCIDR`; the kubelet
+   * waits for the node IPAM controller to assign one before running pods.
+   */
+  configurePodNetwork?(podCIDR: string): void;
 }
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
@@ -136,6 +142,15 @@ export class Kubelet {
       renewIntervalMs: this.opts.leaseDurationSeconds ? this.opts.leaseDurationSeconds * 250 : undefined,
     });
 
+    const heartbeats = [reporter.run(signal, () => nodeImages?.refresh()), lease.run(signal)];
+    if (this.opts.configurePodNetwork) {
+      const podCIDR = node.spec?.podCIDR ?? (await this.waitForPodCIDR(signal));
+      if (podCIDR) {
+        this.opts.configurePodNetwork(podCIDR);
+        logger.info('pod network configured', { podCIDR });
+      }
+    }
+
     // static pods run from files; the API server only holds their mirrors, which are never run themselves
     const mirrors = new MirrorPods({
       client, nodeName, nodeUid: node.metadata?.uid ?? '', logger,
@@ -166,7 +181,7 @@ export class Kubelet {
     podInformers.start(signal);
     objectInformers.start(signal);
     await Promise.all([
-      reporter.run(signal, () => nodeImages?.refresh()), lease.run(signal), manifestPath ? staticSource.run(signal) : undefined, manifestPath ? mirrors.run(signal) : undefined,
+      ...heartbeats, manifestPath ? staticSource.run(signal) : undefined, manifestPath ? mirrors.run(signal) : undefined,
       workers.housekeeping(signal, () => pods.hasSynced()),
     ]);
     // containers keep running: whether they stop is the runtime owner's call (skiff server stops them, skiff kubelet does not)
@@ -175,6 +190,22 @@ export class Kubelet {
     await podInformers.shutdown();
     await objectInformers.shutdown();
     await server.stop();
+  }
+
+  /** Polls the Node until the node IPAM controller has given it a pod CIDR (undefined once the signal aborts). */
+  private async waitForPodCIDR(signal: AbortSignal): Promise<string | undefined> {
+    this.opts.logger.info('waiting for the node IPAM controller to assign this node a pod CIDR');
+    const nodes = this.opts.client.resource<Node>({ group: '', version: 'v1', resource: 'nodes' });
+    while (!signal.aborted) {
+      try {
+        const cidr = (await nodes.get(this.opts.node.nodeName, { signal })).spec?.podCIDR;
+        if (cidr) return cidr;
+      } catch (err) {
+        if (!signal.aborted) this.opts.logger.debug('reading the node failed', { error: err instanceof Error ? err.message : String(err) });
+      }
+      await sleep(500, signal);
+    }
+    return undefined;
   }
 
   private async writeStatus(pod: Pod, status: PodStatus): Promise<void> {

@@ -52,7 +52,8 @@ describe('real containers through containerd', requirements, () => {
   test('the node reports containerd and the imported images', async () => {
     const node = (await kubectl.json<{ items: { status: { nodeInfo: { containerRuntimeVersion: string } }; spec: { podCIDR?: string } }[] }>(['get', 'nodes'])).items[0]!;
     assert.match(node.status.nodeInfo.containerRuntimeVersion, /^containerd:\/\//);
-    assert.ok(node.spec.podCIDR);
+    // assigned by the controller manager's node IPAM from the cluster CIDR; the kubelet waited for it
+    assert.match(node.spec.podCIDR ?? '', /^10\.42\.\d+\.0\/24$/);
     const ls = await run(process.execPath, [join(ROOT, 'bin/skiff.js'), 'images', 'ls', '--data-dir', server.dataDir]);
     assert.equal(ls.code, 0, ls.stderr);
     assert.match(ls.stdout, /skiff\.test\/busybox:1/);

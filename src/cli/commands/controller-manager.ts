@@ -9,6 +9,7 @@ import { MetricsRegistry } from '../../machinery/metrics/registry.js';
 import { loadControllers } from '../../controllers/load-controllers.js';
 import { selectControllers, UnknownControllerError } from '../../controllers/controller-selection.js';
 import { runControllers } from '../../controllers/run-controllers.js';
+import { CidrError, CidrSet } from '../../controllers/nodeipam/cidr-set.js';
 
 function durationFlag(flags: FlagValues, name: string): number {
   try {
@@ -25,6 +26,21 @@ function numberFlag(flags: FlagValues, name: string): number {
   return n;
 }
 
+function boolFlag(flags: FlagValues, name: string): boolean {
+  const v = String(flags[name]);
+  if (v !== 'true' && v !== 'false') throw new UsageError(`invalid --${name} ${JSON.stringify(v)}, want true or false`);
+  return v === 'true';
+}
+
+function cidrFlags(config: ControllerConfig): void {
+  try {
+    new CidrSet(config.clusterCidr, config.nodeCidrMaskSize);
+  } catch (err) {
+    if (err instanceof CidrError) throw new UsageError(`--cluster-cidr/--node-cidr-mask-size: ${err.message}`);
+    throw err;
+  }
+}
+
 function controllerConfigFromFlags(flags: FlagValues): ControllerConfig {
   return {
     nodeMonitorPeriodMs: durationFlag(flags, 'node-monitor-period'),
@@ -35,6 +51,9 @@ function controllerConfigFromFlags(flags: FlagValues): ControllerConfig {
     largeClusterSizeThreshold: numberFlag(flags, 'large-cluster-size-threshold'),
     unhealthyZoneThreshold: numberFlag(flags, 'unhealthy-zone-threshold'),
     terminatedPodGCThreshold: numberFlag(flags, 'terminated-pod-gc-threshold'),
+    allocateNodeCidrs: boolFlag(flags, 'allocate-node-cidrs'),
+    clusterCidr: String(flags['cluster-cidr']),
+    nodeCidrMaskSize: numberFlag(flags, 'node-cidr-mask-size'),
   };
 }
 
@@ -56,6 +75,9 @@ export const command: ComponentCommand = {
     'large-cluster-size-threshold': { type: 'string', default: '50', description: 'zones with more nodes keep evicting at the secondary rate when partially disrupted' },
     'unhealthy-zone-threshold': { type: 'string', default: '0.55', description: 'share of not-ready nodes (at least 3) that makes a zone partially disrupted' },
     'terminated-pod-gc-threshold': { type: 'string', default: '12500', description: 'terminated pods kept before the pod garbage collector deletes the oldest (0: no limit)' },
+    'allocate-node-cidrs': { type: 'string', default: 'true', description: 'give each node a spec.podCIDR from --cluster-cidr (node IPAM controller)' },
+    'cluster-cidr': { type: 'string', default: '10.42.0.0/16', description: 'the range node pod CIDRs are allocated from' },
+    'node-cidr-mask-size': { type: 'string', default: '24', description: 'prefix length of each node\'s pod CIDR' },
     ...leaderElectionFlags('kube-system/kube-controller-manager'),
     ...healthFlags(DEFAULT_HEALTH_PORT),
   },
@@ -70,6 +92,7 @@ export const command: ComponentCommand = {
       throw err;
     }
     const config = controllerConfigFromFlags(flags);
+    if (config.allocateNodeCidrs) cidrFlags(config);
     const client = clientFromFlags(flags, ctx, 'controller-manager');
     const metrics = new MetricsRegistry();
     const leaderGauge = metrics.gauge(...LEADER_GAUGE);

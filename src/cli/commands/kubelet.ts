@@ -32,9 +32,6 @@ function caOf(ca: string | Buffer | undefined): string | undefined {
   return ca === undefined ? undefined : ca.toString();
 }
 
-/** The pod CIDR of a node nobody assigned one to (k3s's first /24 of its cluster CIDR). */
-const DEFAULT_POD_CIDR = '10.42.0.0/24';
-
 export const command: ComponentCommand = {
   name: 'kubelet',
   summary: 'Run the node agent: register the node, run its pods (containerd over CRI, or host processes), report their status.',
@@ -52,7 +49,7 @@ export const command: ComponentCommand = {
     'system-reserved': { type: 'string', default: '', description: 'resources reserved for the system, e.g. cpu=100m,memory=100Mi' },
     'kube-reserved': { type: 'string', default: '', description: 'resources reserved for Kubernetes daemons' },
     'max-pods': { type: 'string', default: '110', description: 'pods this node accepts' },
-    'pod-cidr': { type: 'string', default: '', description: 'pod CIDR reported in the node spec' },
+    'pod-cidr': { type: 'string', default: '', description: 'pod CIDR of this node (default: the one the node IPAM controller assigns)' },
     'client-ca-file': { type: 'string', default: '', description: 'CA whose client certificates may call the kubelet server (default: the CA of the kubeconfig)' },
     'pod-manifest-path': { type: 'string', default: '', description: 'directory (or file) of static pod manifests (default <root-dir>/manifests)' },
     'node-lease-duration-seconds': { type: 'string', default: '40', description: 'duration of the node Lease; the kubelet renews it every quarter of that (upstream: 40 s, renewed every 10 s)' },
@@ -75,7 +72,7 @@ export const command: ComponentCommand = {
     if (!['auto', 'containerd', 'process'].includes(choice)) throw new UsageError(`invalid --container-runtime ${JSON.stringify(choice)}, want auto, containerd or process`);
     const endpoint = str('container-runtime-endpoint');
     if (endpoint && !endpoint.startsWith('unix://')) throw new UsageError(`invalid --container-runtime-endpoint ${JSON.stringify(endpoint)}, want unix:///path/to.sock`);
-    const podCIDR = str('pod-cidr') || DEFAULT_POD_CIDR;
+    const podCIDR = str('pod-cidr') || undefined;
     let registries;
     try {
       registries = str('registries') ? loadRegistries(str('registries')) : undefined;
@@ -97,6 +94,7 @@ export const command: ComponentCommand = {
       podManifestPath: str('pod-manifest-path') || undefined,
       client,
       runtime,
+      configurePodNetwork: selected.configurePodNetwork,
       rootDir,
       port,
       bindAddress: str('address'),
@@ -110,7 +108,7 @@ export const command: ComponentCommand = {
         taints: parseTaints(str('register-with-taints')),
         reserved: addResourceLists(parseResourceList(str('system-reserved')), parseResourceList(str('kube-reserved'))),
         maxPods: Number(str('max-pods')),
-        podCIDR: str('pod-cidr') || (selected.kind === 'cri' ? podCIDR : undefined),
+        podCIDR,
         readyMessage: selected.fallback ?? (selected.kind === 'process' && process.getuid?.() !== 0 ? 'process runtime without root: no namespaces, cgroups or volume mounts' : undefined),
       },
     });

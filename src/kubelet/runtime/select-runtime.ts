@@ -17,8 +17,8 @@ export interface SelectRuntimeOptions {
   /** An existing CRI runtime's socket (`unix:///run/containerd/containerd.sock`); skips supervising one. */
   endpoint?: string;
   rootDir: string;
-  /** The node's pod CIDR, for the CNI bridge's host-local IPAM. */
-  podCIDR: string;
+  /** The node's pod CIDR when given by flag; otherwise the pod network is configured once the node has one (`configurePodNetwork`). */
+  podCIDR?: string;
   hostIP?: string;
   cniBinDir?: string;
   /** Registry mirrors, auth and TLS for a supervised containerd (`--registries`). */
@@ -32,6 +32,8 @@ export interface SelectedRuntime {
   kind: 'cri' | 'process';
   /** Why the process runtime was chosen over containerd (also shown in the node's Ready message). */
   fallback?: string;
+  /** Writes the pod network (CNI) config for the node's `spec.podCIDR`; present when the kubelet owns the runtime's network config. */
+  configurePodNetwork?(podCIDR: string): void;
   /** Stops (`stopPods`) or leaves running the pods, then releases the runtime (and stops a supervised containerd). */
   close(stopPods: boolean): Promise<void>;
 }
@@ -77,12 +79,14 @@ export async function selectRuntime(o: SelectRuntimeOptions): Promise<SelectedRu
     return { runtime, kind: 'process', fallback, close: (stopPods) => (stopPods ? runtime.close() : runtime.detach()) };
   }
   const cniConfDir = join(o.rootDir, 'cni', 'net.d');
-  writePodNetworkConfig(cniConfDir, { podCIDR: o.podCIDR, ipamDataDir: join(o.rootDir, 'cni', 'ipam') });
+  // containerd watches the directory: pods get a network once the node's pod CIDR is known
+  const configurePodNetwork = (podCIDR: string) => void writePodNetworkConfig(cniConfDir, { podCIDR, ipamDataDir: join(o.rootDir, 'cni', 'ipam') });
+  if (o.podCIDR) configurePodNetwork(o.podCIDR);
   const supervisor = new ContainerdSupervisor({ dir: join(o.rootDir, 'containerd'), cniBinDir, cniConfDir, registries: o.registries, logger: o.logger });
   const endpoint = await supervisor.start();
   const cri = await CriRuntime.connect(endpoint);
   return {
-    runtime: cri, kind: 'cri',
+    runtime: cri, kind: 'cri', configurePodNetwork,
     async close(stopPods) {
       await closeCri(cri, stopPods);
       await supervisor.stop();
