@@ -45,6 +45,8 @@ export default tseslint.config(
   boundary('machinery', ['base', 'storage', 'apiserver', 'client', 'cli', ...components]),
   // base: what every daemon shares (HTTP serving with health and metrics, Clock); it builds on machinery and api only
   boundary('base', ['storage', 'apiserver', 'client', 'cli', ...components]),
+  // trace: causal spans and the journey store, shared by the API server, the client and every component
+  boundary('trace', ['base', 'storage', 'apiserver', 'client', 'cli', ...components]),
   boundary('storage', ['apiserver', 'client', 'cli', ...components]),
   boundary('apiserver', ['client', 'cli', ...components]),
   boundary('client', ['storage', 'apiserver', 'cli', ...components]),

@@ -43,6 +43,11 @@ import type { UserInfo } from './authentication/user-info.js';
 import type { AdmissionAttributes } from './admission/admission.js';
 import type { ResourceInfo } from '../api/resource-info.js';
 import { versionInfo } from './version.js';
+import { context, type Span } from '@opentelemetry/api';
+import { describeRequest, describeUser, endRequestSpan, stage, startRequestSpan } from './trace/request-span.js';
+import { tracedStorage } from './trace/traced-storage.js';
+import { handleTraceQuery, TRACE_API_PREFIX } from './trace/trace-query.js';
+import { WriteCauses } from './trace/write-causes.js';
 
 export interface TlsMaterial {
   caPem: string;
@@ -70,6 +75,8 @@ export interface ApiServerOptions {
   documents?: ReadonlyMap<string, () => unknown>;
   /** In-flight limits, request timeout, body size and slow-client cut-offs (default: upstream's). */
   limits?: Partial<ServingLimits>;
+  /** The side store of write causes (what tracing records per resourceVersion); default a fresh one. */
+  writeCauses?: WriteCauses;
 }
 
 function parseRequestUrl(raw: string): URL {
@@ -99,6 +106,8 @@ export class ApiServer {
   private readonly reviews: ReviewHandlers;
   private readonly limits: ServingLimits;
   private readonly inFlight: MaxInFlightFilter;
+  private readonly causes: WriteCauses;
+  private readonly storage: Storage;
 
   constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? (() => new Date());
@@ -106,8 +115,10 @@ export class ApiServer {
     this.inFlight = new MaxInFlightFilter(this.limits, this.metrics.registry);
     // every open watch listens for shutdown
     setMaxListeners(0, this.stopping.signal);
+    this.causes = opts.writeCauses ?? new WriteCauses();
+    this.storage = tracedStorage(opts.storage, this.causes);
     this.registry = new ApiRegistry(
-      opts.storage,
+      this.storage,
       { network: { serviceClusterIpRange: opts.serviceClusterIpRange ?? '10.96.0.0/12', nodePortRange: opts.nodePortRange ?? [30000, 32767] } },
       this.clock,
     );
@@ -117,6 +128,7 @@ export class ApiServer {
       minRequestTimeoutSeconds: 1800,
       bookmarkIntervalMs: 10_000,
       onWatchStart: this.metrics.watchStarted,
+      causes: this.causes,
       ...opts.watch,
     };
     const { headersTimeoutMs, requestReceiveTimeoutMs } = this.limits;
@@ -150,7 +162,7 @@ export class ApiServer {
   async start(): Promise<number> {
     const port = await listen(this.server, this.opts.port, this.opts.bindAddress);
     const crds = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
-    const serving = new CustomResourceServing({ registry: this.registry, storage: this.opts.storage, clock: this.clock });
+    const serving = new CustomResourceServing({ registry: this.registry, storage: this.storage, clock: this.clock });
     this.controllers = runCrdController({
       store: crds,
       logger: this.opts.logger,
@@ -169,24 +181,35 @@ export class ApiServer {
     await this.controllers;
   }
 
-  private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  private serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const traced = startRequestSpan(req);
+    if (!traced) return this.serveRequest(req, res);
+    return context.with(traced.ctx, () => this.serveRequest(req, res, traced.span));
+  }
+
+  private async serveRequest(req: IncomingMessage, res: ServerResponse, span?: Span): Promise<void> {
     const started = process.hrtime.bigint();
     let info: RequestInfo | undefined;
     let timedOut = false;
+    let failure: unknown;
     try {
       const url = parseRequestUrl(req.url ?? '/');
       const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
       const request = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
       info = request;
+      if (span) describeRequest(span, request);
       setBodyLimit(req, this.limits.maxRequestBytes);
       await withRequestTimeout(
         isLongRunning(request) ? 0 : this.limits.requestTimeoutMs,
         async (deadline) => {
-          const user = await this.pipeline.authenticate(req, path);
+          const user = await stage('authentication', 'authentication', () => this.pipeline.authenticate(req, path));
+          if (span) describeUser(span, user);
           // as upstream's chain: in-flight limits after authentication (system:masters is exempt), before authorization
           const release: Release = this.inFlight.admit(request, user);
           try {
-            await this.pipeline.authorize(request, user);
+            // the trace query API authorizes a `get` of the object it shows, not its own path
+            if (path.startsWith(TRACE_API_PREFIX)) return await this.serveTraceQuery(req, res, path, url.searchParams, user);
+            await stage('authorization', 'authorization', () => this.pipeline.authorize(request, user));
             if (request.isResourceRequest) await this.serveResource(req, res, request, url.searchParams, user, deadline);
             else await this.serveNonResource(req, res, path, url.searchParams);
           } finally {
@@ -201,6 +224,7 @@ export class ApiServer {
         (err) => this.opts.logger.debug('request failed after its timeout', { method: req.method, url: req.url, error: err instanceof Error ? err.message : String(err) }),
       );
     } catch (err) {
+      failure = err;
       if (timedOut) return;
       const apiErr = this.toApiError(err, req);
       // answer only once the client has finished sending, or it may see a reset instead of the Status
@@ -210,7 +234,19 @@ export class ApiServer {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const resource = info?.resource ? (info.subresource ? `${info.resource}/${info.subresource}` : info.resource) : '';
       this.metrics.observeRequest(info?.verb ?? (req.method ?? '').toLowerCase(), resource, res.statusCode, seconds);
+      if (span) endRequestSpan(span, res, res.statusCode >= 500 ? failure : undefined);
     }
+  }
+
+  /** The trace query API: authorized as a `get` of the object whose journeys it shows. */
+  private serveTraceQuery(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams, user: UserInfo): Promise<void> {
+    return handleTraceQuery(
+      { registry: this.registry, causes: this.causes, authorize: (info) => this.pipeline.authorize(info, user) },
+      req.method ?? 'GET',
+      path,
+      query,
+      res,
+    );
   }
 
   /** Upgrade requests (exec, attach, port-forward) bypass the request handler: authenticate and splice to the kubelet. */

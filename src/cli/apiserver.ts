@@ -37,6 +37,9 @@ import { ServiceAccountTokens } from '../apiserver/serviceaccount/service-accoun
 import { jwks, openIdConfiguration } from '../apiserver/serviceaccount/oidc-discovery.js';
 import type { ServingLimits } from '../apiserver/filters/serving-limits.js';
 import { InvalidDurationError, parseDuration } from '../machinery/duration.js';
+import { WriteCauses } from '../apiserver/trace/write-causes.js';
+import { configureTracing } from '../trace/tracing.js';
+import { TRACING_FLAGS, tracingFromFlags } from './tracing-flags.js';
 
 export const APISERVER_FLAGS = {
   'data-dir': { type: 'string', default: './.skiff', description: 'directory for the database, certificates and kubeconfig' },
@@ -62,6 +65,8 @@ export const APISERVER_FLAGS = {
   'max-watches': { type: 'string', default: '20000', description: 'watches open at once; more get 429 (0: no limit)' },
   'request-timeout': { type: 'string', default: '1m0s', description: 'non-long-running requests answer 504 after this long (Go duration)' },
   'max-request-bytes': { type: 'string', default: String(3 * 1024 * 1024), description: 'largest request body accepted (413 beyond)' },
+  ...TRACING_FLAGS,
+  'trace-store-max-writes': { type: 'string', default: '100000', description: 'writes whose causing span the API server remembers at most (oldest evicted first)' },
 } satisfies FlagSpec;
 
 function limitFlag(flags: Record<string, string>, name: string): number {
@@ -124,6 +129,11 @@ async function openStorage(spec: string, dataDir: string, observe: (op: string, 
 /** Starts an API server from flags; resolves once it is serving. */
 export async function startApiServer(args: string[], logger: Logger): Promise<RunningApiServer> {
   const flags = parseFlags(args, APISERVER_FLAGS);
+  const tracing = tracingFromFlags(flags);
+  configureTracing(tracing);
+  const maxWrites = Number(flags['trace-store-max-writes']);
+  if (!(maxWrites >= 0)) throw new UsageError(`--trace-store-max-writes must be a count ≥ 0, not ${JSON.stringify(flags['trace-store-max-writes'])}`);
+  const writeCauses = new WriteCauses({ maxWrites, maxAgeMs: tracing.store?.maxAgeMs });
   const dataDir = resolve(flags['data-dir']);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const advertise = flags['advertise-address'] || firstExternalIPv4();
@@ -167,6 +177,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     bindAddress: flags['bind-address'],
     port: Number(flags.port),
     logger,
+    writeCauses,
     serviceClusterIpRange: flags['service-cluster-ip-range'],
     nodePortRange: [lo, hi],
     watch: { bookmarkIntervalMs: Number(flags['watch-bookmark-interval']) * 1000 },

@@ -3,6 +3,9 @@ import { APISERVER_FLAGS, startApiServer } from './apiserver.js';
 import { COMPONENTS } from './components.js';
 import type { ComponentCommand, FlagValues } from './command.js';
 import { parseFlags, usage, UsageError, type FlagSpec } from './flags.js';
+import { runAsComponent } from '../trace/component-context.js';
+import { configureTracing, shutdownTracing } from '../trace/tracing.js';
+import { componentServiceName, TRACING_FLAGS, tracingFromFlags } from './tracing-flags.js';
 
 const SERVER_FLAGS = {
   ...APISERVER_FLAGS,
@@ -86,20 +89,23 @@ async function runServer(args: string[], components: ComponentCommand[], apiOnly
   const flags = parseFlags(args, apiOnly ? APISERVER_FLAGS : spec) as FlagValues;
   const { api, perComponent } = apiOnly ? { api: args, perComponent: new Map<string, string[]>() } : splitArgs(args, spec, owner);
   const logger = createLogger(apiOnly ? 'apiserver' : 'server');
-  const running = await startApiServer(api, logger.with({ component: 'apiserver' }));
+  // before any component starts: the context manager must exist for components to run as themselves
+  configureTracing(tracingFromFlags(flags));
+  const running = await runAsComponent(componentServiceName('apiserver'), () => startApiServer(api, logger.with({ component: 'apiserver' })));
   const stopComponents = new AbortController();
   const disabled = new Set(String(flags.disable ?? '').split(',').filter(Boolean));
   const started: Promise<void>[] = [];
   if (!apiOnly) {
     for (const c of components.filter((x) => x.serverOrder !== undefined && !disabled.has(x.name) && !disabled.has('all')).sort((a, b) => a.serverOrder! - b.serverOrder!)) {
       const cflags = parseFlags(perComponent.get(c.name) ?? [], c.flags) as FlagValues;
-      started.push(startComponent(c, cflags, { logger: createLogger(c.name), signal: stopComponents.signal, server: { kubeconfig: running.kubeconfigPath, dataDir: String(flags['data-dir']) } }));
+      started.push(runAsComponent(componentServiceName(c.name), () => startComponent(c, cflags, { logger: createLogger(c.name), signal: stopComponents.signal, server: { kubeconfig: running.kubeconfigPath, dataDir: String(flags['data-dir']) } })));
     }
   }
   onShutdown(async () => {
     stopComponents.abort();
     await Promise.all(started);
     await running.stop();
+    await shutdownTracing();
   });
   process.stdout.write(`skiff ${apiOnly ? 'apiserver' : 'server'} is serving on port ${running.port}\nexport KUBECONFIG=${running.kubeconfigPath}\n`);
 }
@@ -113,7 +119,9 @@ export async function main(argv: string[]): Promise<number> {
     return name ? 0 : 2;
   }
   const component = components.find((c) => c.name === name);
-  const spec: FlagSpec | undefined = name === 'server' ? serverFlagSpec(components).spec : name === 'apiserver' ? APISERVER_FLAGS : component?.flags;
+  const daemon = component?.serverOrder !== undefined;
+  const componentSpec: FlagSpec | undefined = component && daemon ? { ...component.flags, ...TRACING_FLAGS } : component?.flags;
+  const spec: FlagSpec | undefined = name === 'server' ? serverFlagSpec(components).spec : name === 'apiserver' ? APISERVER_FLAGS : componentSpec;
   const summary = name === 'server' ? 'Run a whole single-node cluster.' : name === 'apiserver' ? 'Run the API server.' : (component?.summary ?? '');
   if (!spec) {
     process.stderr.write(`unknown command ${JSON.stringify(name)}\n\n${help(components)}\n`);
@@ -128,12 +136,14 @@ export async function main(argv: string[]): Promise<number> {
       await runServer(args, components, name === 'apiserver');
       return -1;
     }
-    const flags = parseFlags(args, component!.flags, component!.positionals) as FlagValues;
+    const flags = parseFlags(args, componentSpec!, component!.positionals) as FlagValues;
+    if (daemon) configureTracing(tracingFromFlags(flags));
     const stop = new AbortController();
-    const done = component!.run(flags, { logger: createLogger(name), signal: stop.signal });
+    const done = runAsComponent(componentServiceName(name), () => component!.run(flags, { logger: createLogger(name), signal: stop.signal }));
     onShutdown(async () => {
       stop.abort();
       await done;
+      await shutdownTracing();
     });
     await done;
     return 0;

@@ -1,3 +1,5 @@
+import { ATTR } from '../../trace/attributes.js';
+import { stage } from '../trace/request-span.js';
 import { isMutating, isValidating, type Admission, type AdmissionAttributes, type AdmissionPlugin, type MutatingAdmission, type ValidatingAdmission } from './admission.js';
 
 /**
@@ -16,13 +18,13 @@ export class AdmissionChain implements Admission {
 
   async admit(attrs: AdmissionAttributes): Promise<void> {
     for (const plugin of this.mutating) {
-      if (plugin.handles(attrs.operation)) await plugin.admit(attrs);
+      if (plugin.handles(attrs.operation)) await stage(`admission ${plugin.name}`, 'admission', () => plugin.admit(attrs), { [ATTR.plugin]: plugin.name, 'skiff.admission.phase': 'mutating' });
     }
   }
 
   async validate(attrs: AdmissionAttributes): Promise<void> {
     for (const plugin of this.validating) {
-      if (plugin.handles(attrs.operation)) await plugin.validate(attrs);
+      if (plugin.handles(attrs.operation)) await stage(`admission ${plugin.name}`, 'admission', () => plugin.validate(attrs), { [ATTR.plugin]: plugin.name, 'skiff.admission.phase': 'validating' });
     }
   }
 }

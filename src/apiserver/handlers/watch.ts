@@ -8,13 +8,20 @@ import { parseListOptions, validateListOptions } from '../../machinery/query/opt
 import { selectionFrom } from '../selection.js';
 import { renderWatchObject } from './render.js';
 import type { RequestScope } from './scope.js';
+import { causeField } from '../trace/trace-query.js';
+import type { WriteCauses } from '../trace/write-causes.js';
 
 export interface WatchSettings {
   /** Upper bound for a watch without timeoutSeconds (upstream: random in [30, 60) minutes). */
   minRequestTimeoutSeconds: number;
   bookmarkIntervalMs: number;
   onWatchStart?: (resource: string) => () => void;
+  /** Write causes, for skiff's watchers that ask for them (header `X-Skiff-Watch-Causes: true`). */
+  causes?: WriteCauses;
 }
+
+/** The opt-in request header of skiff's informers: each event then carries the span that caused it. */
+export const WATCH_CAUSES_HEADER = 'x-skiff-watch-causes';
 
 /**
  * Streams watch events as newline-delimited JSON over a chunked response.
@@ -39,6 +46,7 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
   res.writeHead(200, { 'Content-Type': contentTypeOf(rendering), 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
 
+  const causes = scope.req.headers[WATCH_CAUSES_HEADER] === 'true' ? settings.causes : undefined;
   let lastRv = opts.resourceVersion ?? '';
   let first = true;
   const sendLine = async (line: string) => {
@@ -63,7 +71,10 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
     for await (const ev of events) {
       if (controller.signal.aborted) break;
       lastRv = ev.object.metadata?.resourceVersion ?? lastRv;
-      if (rendering.kind === 'json') await sendLine(sharedJsonLine(ev.type, ev.object));
+      if (rendering.kind === 'json' && causes) {
+        const line = sharedJsonLine(ev.type, ev.object);
+        await sendLine(`${line.slice(0, -2)}${causeField(causes, ev.object.metadata?.resourceVersion)}}\n`);
+      } else if (rendering.kind === 'json') await sendLine(sharedJsonLine(ev.type, ev.object));
       else await send(ev.type, renderWatchObject(scope, rendering, ev.object, first));
       first = false;
     }

@@ -14,6 +14,7 @@ import { deepEqual } from './deep-equal.js';
 import { rethrowStorageError } from './storage-errors.js';
 import type { Strategy } from './strategy.js';
 import type { WriteAdmission } from './write-admission.js';
+import { stageSync } from '../trace/request-span.js';
 
 export type Filter = (obj: KubeObject) => boolean;
 
@@ -199,7 +200,7 @@ export class RegistryStore {
     if (params.fieldManager !== undefined) {
       setManagedFields(obj, updateManagedFields({ new: obj, manager: params.fieldManager, apiVersion: apiVersionOf(this.info), time: now, schema: this.listSchema }));
     }
-    this.validate(obj, this.strategy.validate(obj));
+    stageSync('validation', 'validation', () => this.validate(obj, this.strategy.validate(obj)));
     await params.admission?.validate('CREATE', obj, undefined);
     // a generated name that is taken is drawn again (the suffix alphabet keeps it valid)
     for (let attempt = 0; ; attempt++) {
@@ -324,7 +325,7 @@ export class RegistryStore {
           });
           setManagedFields(next, entries);
         }
-        this.validate(next, this.strategy.validateUpdate(next, current));
+        stageSync('validation', 'validation', () => this.validate(next, this.strategy.validateUpdate(next, current)));
         await opts.admission?.validate('UPDATE', next, current);
         return next;
       },

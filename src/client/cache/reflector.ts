@@ -5,6 +5,7 @@ import { apiErrorFromStatus } from '../rest/api-error-from-status.js';
 import { isGone } from '../rest/error-predicates.js';
 import type { ListerWatcher } from './list-watcher.js';
 import type { Store } from './store.js';
+import { inWatchDelivery } from '../../trace/watch-delivery.js';
 
 export interface ReflectorOptions<T extends ApiObject> {
   listerWatcher: ListerWatcher<T>;
@@ -120,19 +121,24 @@ export class Reflector<T extends ApiObject> {
         throw err;
       }
       const rv = event.object.metadata?.resourceVersion;
-      switch (event.type) {
-        case 'ADDED':
-          store.add(event.object);
-          break;
-        case 'MODIFIED':
-          store.update(event.object);
-          break;
-        case 'DELETED':
-          store.delete(event.object);
-          break;
-        case 'BOOKMARK':
-          break;
-      }
+      const object = event.object;
+      const apply = (): void => {
+        switch (event.type) {
+          case 'ADDED':
+            store.add(object);
+            break;
+          case 'MODIFIED':
+            store.update(object);
+            break;
+          case 'DELETED':
+            store.delete(object);
+            break;
+        }
+      };
+      if (event.cause) {
+        const meta = object.metadata;
+        inWatchDelivery({ type: event.type, kind: object.kind, namespace: meta?.namespace, name: meta?.name, resourceVersion: rv, cause: event.cause }, apply);
+      } else apply();
       if (rv) this.lastRv = rv;
     }
     return { outcome: 'resume', events };

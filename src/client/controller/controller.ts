@@ -9,6 +9,8 @@ import type { RateLimiter } from '../workqueue/rate-limiter.js';
 import type { MetricsRegistry } from '../../machinery/metrics/registry.js';
 import { TerminalError, type Reconciler, type ReconcileResult } from './reconciler.js';
 import type { EnqueueFunc } from './owned-by.js';
+import { ATTR } from '../../trace/attributes.js';
+import { failSpan, inCausedSpan } from '../../trace/spans.js';
 
 export interface ControllerOptions {
   /** Names the work queue in metrics and logs. */
@@ -87,7 +89,22 @@ export class Controller {
       if (key === undefined) return;
       try {
         if (signal.aborted) return;
-        this.handle(key, await this.reconcile(key, signal));
+        const { causes, waitMs } = this.queue.causesOf(key);
+        // a reconcile joins the journey of the newest write it acts on and links to the others
+        const outcome =
+          causes.length === 0
+            ? await this.reconcile(key, signal)
+            : await inCausedSpan(
+                `${this.options.name} reconcile`,
+                causes,
+                { hop: 'reconcile', initiator: 'queue', attributes: { [ATTR.controller]: this.options.name, 'skiff.key': key, [ATTR.queueWaitMs]: Math.round(waitMs * 1000) / 1000 } },
+                async (span) => {
+                  const o = await this.reconcile(key, signal);
+                  if (o.error !== undefined) failSpan(span, o.error);
+                  return o;
+                },
+              );
+        this.handle(key, outcome);
       } finally {
         this.queue.done(key);
       }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { context, propagation } from '@opentelemetry/api';
 import { TokenBucket } from '../flowcontrol/token-bucket.js';
 import { sleep } from '../flowcontrol/sleep.js';
 import type { RestConfig } from './rest-config.js';
@@ -17,6 +18,8 @@ export interface RestRequest {
   /** Serialized as JSON unless it is already a string. */
   body?: unknown;
   contentType?: string;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -118,7 +121,9 @@ export class RestClient {
   private send(req: RestRequest, timeoutMs?: number): Promise<IncomingMessage> {
     const url = new URL(req.path, this.base);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': this.userAgent };
+    const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': this.userAgent, ...req.headers };
+    // the current span (a reconcile, a kubelet sync) becomes the parent of the API server's span for this request
+    propagation.inject(context.active(), headers);
     const auth = this.authorization();
     if (auth) headers.Authorization = auth;
     let payload: string | undefined;

@@ -9,5 +9,15 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
  * carries only metadata.resourceVersion.
  */
 export type WatchEvent<T extends ApiObject = ApiObject> =
-  | { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T }
-  | { type: 'ERROR'; object: Status };
+  | { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK'; object: T; cause?: WatchCause }
+  | { type: 'ERROR'; object: Status; cause?: undefined };
+
+/**
+ * skiff only: the span that caused the write an event reports, sent when the
+ * watcher asked with `X-Skiff-Watch-Causes: true`.
+ */
+export interface WatchCause {
+  traceparent: string;
+  /** When the write was committed (RFC 3339). */
+  committed: string;
+}

@@ -1,4 +1,12 @@
+import type { SpanContext } from '@opentelemetry/api';
+import { addCause, currentCause } from '../../trace/spans.js';
 import type { QueueMetrics } from './queue-metrics.js';
+
+/** Why an item was handed out: the spans that added it since it was last handed out, and how long it waited. */
+export interface ItemCauses {
+  causes: SpanContext[];
+  waitMs: number;
+}
 
 export interface QueueOptions {
   metrics?: QueueMetrics;
@@ -17,6 +25,9 @@ export class Queue<T = string> {
   private readonly processing = new Set<T>();
   private readonly addedAt = new Map<T, number>();
   private readonly startedAt = new Map<T, number>();
+  /** Trace causes gathered while queued, and those of the items being processed. */
+  private readonly causes = new Map<T, SpanContext[]>();
+  private readonly handedOut = new Map<T, ItemCauses>();
   private waiters: ((item: T | undefined) => void)[] = [];
   private drainWaiters: (() => void)[] = [];
   private shutdown = false;
@@ -27,7 +38,15 @@ export class Queue<T = string> {
   }
 
   add(item: T): void {
-    if (this.shutdown || this.dirty.has(item)) return;
+    if (this.shutdown) return;
+    // a level-triggered consumer acts on every cause at once: remember them all
+    const cause = currentCause();
+    if (cause) {
+      let list = this.causes.get(item);
+      if (!list) this.causes.set(item, (list = []));
+      addCause(list, cause);
+    }
+    if (this.dirty.has(item)) return;
     this.dirty.add(item);
     this.addedAt.set(item, performance.now());
     if (this.processing.has(item)) return;
@@ -54,9 +73,15 @@ export class Queue<T = string> {
     });
   }
 
+  /** The causes of an item being processed (see ItemCauses); empty for untraced adds. */
+  causesOf(item: T): ItemCauses {
+    return this.handedOut.get(item) ?? { causes: [], waitMs: 0 };
+  }
+
   /** Marks an item processed; if it was re-added meanwhile it is queued again now. */
   done(item: T): void {
     this.processing.delete(item);
+    this.handedOut.delete(item);
     const started = this.startedAt.get(item);
     this.startedAt.delete(item);
     if (started !== undefined) this.metrics?.finished(performance.now() - started);
@@ -98,7 +123,13 @@ export class Queue<T = string> {
     this.processing.add(item);
     this.dirty.delete(item);
     const now = performance.now();
-    this.metrics?.started(this.queue.length, now - (this.addedAt.get(item) ?? now));
+    const waitMs = now - (this.addedAt.get(item) ?? now);
+    const causes = this.causes.get(item);
+    if (causes) {
+      this.causes.delete(item);
+      this.handedOut.set(item, { causes, waitMs });
+    }
+    this.metrics?.started(this.queue.length, waitMs);
     this.addedAt.delete(item);
     this.startedAt.set(item, now);
     return item;

@@ -1,0 +1,86 @@
+import type { SpanContext } from '@opentelemetry/api';
+
+/** The span that caused one write, as recorded against the write's resourceVersion. */
+export interface WriteCause {
+  revision: number;
+  /** The storage key written. */
+  key: string;
+  verb: 'create' | 'update' | 'delete';
+  cause: SpanContext;
+  /** When the write was committed, ms since the epoch. */
+  committed: number;
+}
+
+export interface WriteCausesOptions {
+  /** Writes remembered at most (default 100,000). */
+  maxWrites?: number;
+  /** Writes older than this are forgotten (default one hour). */
+  maxAgeMs?: number;
+  now?: () => number;
+}
+
+export const DEFAULT_MAX_WRITES = 100_000;
+
+/**
+ * The bounded side store of write causes: per resourceVersion, the span that
+ * caused the write. It lives beside storage, never in the object, so plain
+ * clients never see it; skiff's watchers ask for it per event. Oldest
+ * writes are evicted first, by count and by age.
+ */
+export class WriteCauses {
+  private readonly byRevision = new Map<number, WriteCause>();
+  private readonly byKey = new Map<string, number[]>();
+  private maxWrites: number;
+  private maxAgeMs: number;
+  private readonly now: () => number;
+
+  constructor(opts: WriteCausesOptions = {}) {
+    this.maxWrites = opts.maxWrites ?? DEFAULT_MAX_WRITES;
+    this.maxAgeMs = opts.maxAgeMs ?? 60 * 60 * 1000;
+    this.now = opts.now ?? Date.now;
+  }
+
+  configure(opts: Pick<WriteCausesOptions, 'maxWrites' | 'maxAgeMs'>): void {
+    if (opts.maxWrites !== undefined) this.maxWrites = opts.maxWrites;
+    if (opts.maxAgeMs !== undefined) this.maxAgeMs = opts.maxAgeMs;
+    this.evict();
+  }
+
+  record(revision: number, key: string, verb: WriteCause['verb'], cause: SpanContext): void {
+    if (this.maxWrites <= 0) return;
+    this.byRevision.set(revision, { revision, key, verb, cause, committed: this.now() });
+    let revisions = this.byKey.get(key);
+    if (!revisions) this.byKey.set(key, (revisions = []));
+    revisions.push(revision);
+    this.evict();
+  }
+
+  /** The cause of the write that produced this resourceVersion, if remembered. */
+  causeOf(revision: number): WriteCause | undefined {
+    return this.byRevision.get(revision);
+  }
+
+  /** The remembered writes of one key, oldest first. */
+  writesOf(key: string): WriteCause[] {
+    this.evict();
+    return (this.byKey.get(key) ?? []).map((r) => this.byRevision.get(r)!).filter(Boolean);
+  }
+
+  size(): number {
+    return this.byRevision.size;
+  }
+
+  private evict(): void {
+    const oldest = this.now() - this.maxAgeMs;
+    // Map iteration is insertion order; revisions are recorded in commit order (near enough)
+    for (const [revision, w] of this.byRevision) {
+      if (this.byRevision.size <= this.maxWrites && w.committed >= oldest) break;
+      this.byRevision.delete(revision);
+      const revisions = this.byKey.get(w.key);
+      if (!revisions) continue;
+      const i = revisions.indexOf(revision);
+      if (i >= 0) revisions.splice(i, 1);
+      if (revisions.length === 0) this.byKey.delete(w.key);
+    }
+  }
+}

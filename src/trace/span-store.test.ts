@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { SpanStore } from './span-store.js';
+
+function span(traceId: string, spanId: string): ReadableSpan {
+  return { spanContext: () => ({ traceId, spanId, traceFlags: 1 }) } as unknown as ReadableSpan;
+}
+
+describe('SpanStore', () => {
+  it('evicts the least recently touched trace first when over its span count', () => {
+    const store = new SpanStore({ maxSpans: 3 });
+    store.add(span('a', '1'));
+    store.add(span('b', '2'));
+    store.add(span('a', '3'));
+    store.add(span('c', '4'));
+    assert.equal(store.trace('b'), undefined, 'b was touched least recently');
+    assert.equal(store.trace('a')?.length, 2);
+    assert.deepEqual(store.size(), { traces: 2, spans: 3 });
+  });
+
+  it('forgets traces older than its age bound', () => {
+    let now = 0;
+    const store = new SpanStore({ maxAgeMs: 1000, now: () => now });
+    store.add(span('a', '1'));
+    now = 600;
+    store.add(span('b', '2'));
+    now = 1200;
+    assert.equal(store.trace('a'), undefined);
+    assert.equal(store.trace('b')?.length, 1);
+  });
+
+  it('keeps the newest spans of one trace larger than the store', () => {
+    const store = new SpanStore({ maxSpans: 2 });
+    for (const id of ['1', '2', '3']) store.add(span('a', id));
+    assert.deepEqual(store.trace('a')?.map((s) => s.spanContext().spanId), ['2', '3']);
+  });
+
+  it('keeps nothing with a bound of zero', () => {
+    const store = new SpanStore({ maxSpans: 0 });
+    store.add(span('a', '1'));
+    assert.deepEqual(store.size(), { traces: 0, spans: 0 });
+  });
+});

@@ -1,0 +1,106 @@
+import type { Context } from '@opentelemetry/api';
+import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+
+export interface SpanStoreOptions {
+  /** Spans kept at most, over all traces (default 20,000). */
+  maxSpans?: number;
+  /** A trace not touched for this long is dropped (default one hour). */
+  maxAgeMs?: number;
+  /** Milliseconds since the epoch (tests inject a fake). */
+  now?: () => number;
+}
+
+interface TraceEntry {
+  spans: ReadableSpan[];
+  touched: number;
+}
+
+export const DEFAULT_MAX_SPANS = 20_000;
+export const DEFAULT_MAX_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * The built-in trace store: finished spans grouped by trace, bounded by span
+ * count and by age. Traces are kept in the order they were last touched, so
+ * the least recently active trace is evicted first.
+ */
+export class SpanStore {
+  private readonly traces = new Map<string, TraceEntry>();
+  private count = 0;
+  private maxSpans: number;
+  private maxAgeMs: number;
+  private readonly now: () => number;
+
+  constructor(opts: SpanStoreOptions = {}) {
+    this.maxSpans = opts.maxSpans ?? DEFAULT_MAX_SPANS;
+    this.maxAgeMs = opts.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Changes the bounds; what no longer fits is evicted at once. */
+  configure(opts: Pick<SpanStoreOptions, 'maxSpans' | 'maxAgeMs'>): void {
+    if (opts.maxSpans !== undefined) this.maxSpans = opts.maxSpans;
+    if (opts.maxAgeMs !== undefined) this.maxAgeMs = opts.maxAgeMs;
+    this.evict();
+  }
+
+  add(span: ReadableSpan): void {
+    if (this.maxSpans <= 0) return;
+    const id = span.spanContext().traceId;
+    let entry = this.traces.get(id);
+    if (entry) this.traces.delete(id);
+    else entry = { spans: [], touched: 0 };
+    entry.spans.push(span);
+    entry.touched = this.now();
+    this.traces.set(id, entry);
+    this.count++;
+    this.evict();
+  }
+
+  /** The spans of one trace in the order they ended, or undefined when none is kept. */
+  trace(traceId: string): readonly ReadableSpan[] | undefined {
+    this.evict();
+    return this.traces.get(traceId)?.spans;
+  }
+
+  /** How much is kept now. */
+  size(): { traces: number; spans: number } {
+    return { traces: this.traces.size, spans: this.count };
+  }
+
+  clear(): void {
+    this.traces.clear();
+    this.count = 0;
+  }
+
+  private evict(): void {
+    const oldest = this.now() - this.maxAgeMs;
+    for (const [id, entry] of this.traces) {
+      const over = this.count > this.maxSpans;
+      if (!over && entry.touched >= oldest) break;
+      if (over && this.traces.size === 1) {
+        // one trace larger than the whole store keeps its newest spans
+        const drop = this.count - this.maxSpans;
+        entry.spans.splice(0, drop);
+        this.count -= drop;
+        break;
+      }
+      this.traces.delete(id);
+      this.count -= entry.spans.length;
+    }
+  }
+}
+
+/** Hands every finished, sampled span to a SpanStore: the in-process exporter of the built-in store. */
+export class StoreSpanProcessor implements SpanProcessor {
+  constructor(private readonly store: SpanStore) {}
+
+  onStart(_span: Span, _parent: Context): void {}
+
+  onEnd(span: ReadableSpan): void {
+    this.store.add(span);
+  }
+
+  async forceFlush(): Promise<void> {}
+
+  async shutdown(): Promise<void> {}
+}

@@ -1,0 +1,83 @@
+import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { currentComponent } from './component-context.js';
+import { SpanStore, StoreSpanProcessor } from './span-store.js';
+
+export interface TracingOptions {
+  /** Off: no context propagation, no spans, nothing stored (default on). */
+  enabled?: boolean;
+  /** Share of new traces recorded, 0..1 (default 1); a trace joined from a caller follows the caller's decision. */
+  samplingRatio?: number;
+  /** OTLP/HTTP traces endpoint (e.g. http://127.0.0.1:4318/v1/traces); unset: the built-in store only. */
+  endpoint?: string;
+  /** Bounds of the built-in store. */
+  store?: { maxSpans?: number; maxAgeMs?: number };
+}
+
+interface TracingState {
+  providers: Map<string, BasicTracerProvider>;
+  processors: SpanProcessor[];
+  sampler: ParentBasedSampler;
+}
+
+/** The process's built-in trace store: every component in this process records into it. */
+export const spanStore = new SpanStore();
+
+let state: TracingState | undefined;
+
+/**
+ * Turns tracing on for this process (once; later calls only change the store
+ * bounds). Registers the AsyncLocalStorage context manager and the W3C
+ * trace-context propagator globally, so clients inject `traceparent` from
+ * whatever span is current.
+ */
+export function configureTracing(opts: TracingOptions = {}): void {
+  if (opts.store) spanStore.configure(opts.store);
+  if (state || opts.enabled === false) return;
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  const ratio = Math.min(Math.max(opts.samplingRatio ?? 1, 0), 1);
+  const processors: SpanProcessor[] = [new StoreSpanProcessor(spanStore)];
+  if (opts.endpoint) processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: opts.endpoint }), { scheduledDelayMillis: 1000 }));
+  state = { providers: new Map(), processors, sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }) };
+}
+
+export function tracingEnabled(): boolean {
+  return state !== undefined;
+}
+
+/** The tracer of one component (its spans carry service.name = component); a no-op tracer while tracing is off. */
+export function tracerFor(component: string): Tracer {
+  if (!state) return trace.getTracer('skiff');
+  let provider = state.providers.get(component);
+  if (!provider) {
+    provider = new BasicTracerProvider({
+      resource: resourceFromAttributes({ 'service.name': component, 'service.namespace': 'skiff' }),
+      sampler: state.sampler,
+      spanProcessors: state.processors,
+    });
+    state.providers.set(component, provider);
+  }
+  return provider.getTracer('skiff');
+}
+
+/** The tracer of the component the calling code runs as. */
+export function componentTracer(): Tracer {
+  return tracerFor(currentComponent());
+}
+
+/** Sends what is buffered for the OTLP endpoint. */
+export async function flushTracing(): Promise<void> {
+  if (!state) return;
+  await Promise.all(state.processors.map((p) => p.forceFlush()));
+}
+
+/** Flushes and stops exporting; tracing stays configured (the process is ending). */
+export async function shutdownTracing(): Promise<void> {
+  if (!state) return;
+  await Promise.all(state.processors.map((p) => p.shutdown()));
+}
