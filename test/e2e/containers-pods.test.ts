@@ -124,4 +124,68 @@ spec:
     assert.equal(failed.stdout.trim(), 'out');
     assert.match(failed.stderr, /^err$/m);
   });
+
+  test('runAsNonRoot against a root image fails with upstream\'s message; limits reach the cgroup; a container over its memory limit is OOMKilled and restarted, neighbours keep running', async () => {
+    await kubectl.ok(['apply', '-f', '-'], { input: `apiVersion: v1
+kind: Pod
+metadata: { name: nonroot }
+spec:
+  securityContext: { runAsNonRoot: true }
+  containers:
+  - { name: c, image: ${IMAGE}, command: [sleep, "3600"] }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: limited }
+spec:
+  containers:
+  - { name: c, image: ${IMAGE}, command: [sleep, "3600"], resources: { limits: { memory: 32Mi, cpu: 500m } } }
+---
+apiVersion: v1
+kind: Pod
+metadata: { name: hog }
+spec:
+  containers:
+  - { name: c, image: ${IMAGE}, command: [sh, -c, 'echo hogging; tail /dev/zero'], resources: { limits: { memory: 16Mi } } }
+` });
+    const uid = (await kubectl.json<{ metadata: { uid: string } }>(['get', 'pod', 'nonroot'])).metadata.uid;
+    const waiting = await waitFor('nonroot refused', async () => {
+      const p = await kubectl.json<{ status: { containerStatuses?: { state: { waiting?: { reason: string; message?: string } } }[] } }>(['get', 'pod', 'nonroot']);
+      const w = p.status.containerStatuses?.[0]?.state.waiting;
+      return w?.reason === 'CreateContainerConfigError' ? w : undefined;
+    }, 60_000);
+    assert.equal(waiting.message, `container has runAsNonRoot and image will run as root (pod: "nonroot_default(${uid})", container: c)`);
+
+    await kubectl.ok(['wait', '--for=condition=Ready', 'pod/limited', '--timeout=60s']);
+    const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers');
+    const read = async (file: string) => (await kubectl.ok(['exec', 'limited', '--', 'cat', file])).trim();
+    if (v2) {
+      assert.equal(await read('/sys/fs/cgroup/memory.max'), String(32 * 1024 * 1024));
+      assert.equal(await read('/sys/fs/cgroup/cpu.max'), '50000 100000');
+    } else {
+      assert.equal(await read('/sys/fs/cgroup/memory/memory.limit_in_bytes'), String(32 * 1024 * 1024));
+      assert.equal(await read('/sys/fs/cgroup/cpu/cpu.cfs_quota_us'), '50000');
+      assert.equal(await read('/sys/fs/cgroup/cpu/cpu.shares'), '512');
+    }
+
+    interface Status { restartCount: number; state: { waiting?: { reason: string } }; lastState: { terminated?: { reason: string; exitCode: number } } }
+    const oom = await waitFor('hog OOMKilled and restarted', async () => {
+      const p = await kubectl.json<{ status: { containerStatuses?: Status[] } }>(['get', 'pod', 'hog']);
+      const s = p.status.containerStatuses?.[0];
+      return s && s.restartCount >= 1 && s.lastState.terminated?.reason === 'OOMKilled' ? s : undefined;
+    }, 90_000);
+    assert.equal(oom.lastState.terminated?.exitCode, 137);
+    await waitFor('hog in CrashLoopBackOff', async () => {
+      const p = await kubectl.json<{ status: { containerStatuses?: Status[] } }>(['get', 'pod', 'hog']);
+      return p.status.containerStatuses?.[0]?.state.waiting?.reason === 'CrashLoopBackOff';
+    }, 90_000);
+    const neighbours = await kubectl.json<{ items: PodJson[] }>(['get', 'pods', '-l', 'app=web']);
+    for (const p of [...neighbours.items, await kubectl.json<PodJson>(['get', 'pod', 'limited'])]) {
+      assert.equal(p.status.phase, 'Running', p.metadata.name);
+      assert.equal(p.status.containerStatuses![0]!.restartCount, 0, p.metadata.name);
+    }
+    const events = await kubectl.json<{ items: { reason: string; message: string }[] }>(['get', 'events', '--field-selector', 'involvedObject.name=hog']);
+    assert.ok(events.items.some((e) => e.reason === 'BackOff' && e.message.startsWith('Back-off restarting failed container c in pod hog_default')), JSON.stringify(events.items));
+    await kubectl.ok(['delete', 'pod', 'hog', 'nonroot', 'limited', '--grace-period=1']);
+  });
 });

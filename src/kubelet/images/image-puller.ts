@@ -97,6 +97,12 @@ export class ImagePuller {
     }
   }
 
+  /** The user the image runs as, for runAsNonRoot (neither field: root). */
+  async imageUser(image: string): Promise<{ uid?: number; username?: string }> {
+    const info = await this.opts.images.imageStatus(image);
+    return { ...(info?.uid !== undefined ? { uid: info.uid } : {}), ...(info?.username ? { username: info.username } : {}) };
+  }
+
   /** Tries each matching credential in turn (most specific first), anonymously when none match. */
   private async pull(image: string, pullSecrets: readonly Secret[]): Promise<string> {
     const creds = new DockerKeyring(pullSecrets).lookup(image);

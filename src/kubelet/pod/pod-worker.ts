@@ -12,6 +12,7 @@ import { adoptContainers } from './adopt-containers.js';
 import { ContainerConfigError, containerArgv, containerEnv, expandVars, type ObjectSource } from './container-env.js';
 import { computePodActions, type PodActions } from './compute-pod-actions.js';
 import { podStatus, type ContainerRecord } from './pod-status.js';
+import { verifyRunAsNonRoot } from './run-as-non-root.js';
 import { RestartBackoff } from './restart-backoff.js';
 
 export interface PodWorkerDeps {
@@ -270,7 +271,16 @@ export class PodWorker {
         return;
       }
     }
+    const images = this.deps.images;
+    const nonRoot = await verifyRunAsNonRoot(this.pod, r.spec, images && (() => images.imageUser(r.spec.image ?? '')));
+    if (nonRoot) {
+      r.waiting = { reason: 'CreateContainerConfigError', message: nonRoot };
+      this.event('Warning', 'Failed', `Error: ${nonRoot}`);
+      this.later(10_000);
+      return;
+    }
     const limits = r.spec.resources?.limits ?? {};
+    const cpuRequest = r.spec.resources?.requests?.cpu ?? limits.cpu;
     try {
       const id = await this.deps.runtime.createContainer(this.sandboxId!, {
         name: r.spec.name,
@@ -290,6 +300,7 @@ export class PodWorker {
         logPath: join(this.podDir(), 'logs', r.spec.name, `${attempt}.log`),
         memoryLimit: limits.memory ? Quantity.parse(String(limits.memory)).value() : undefined,
         cpuLimitMillis: limits.cpu ? Quantity.parse(String(limits.cpu)).milliValue() : undefined,
+        cpuRequestMillis: cpuRequest ? Quantity.parse(String(cpuRequest)).milliValue() : 0,
         labels: { 'io.kubernetes.pod.uid': this.uid, 'io.kubernetes.container.name': r.spec.name },
         stdin: r.spec.stdin,
         stdinOnce: r.spec.stdinOnce,

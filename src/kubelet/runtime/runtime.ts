@@ -57,6 +57,8 @@ export interface ContainerConfig {
   memoryLimit?: number;
   /** Millicores; 0 or absent means unlimited. */
   cpuLimitMillis?: number;
+  /** Millicores requested: the container's CPU weight (shares) where the runtime sets one. */
+  cpuRequestMillis?: number;
   labels?: Record<string, string>;
   /** Keep a stdin pipe open for `attach` (the container's `stdin`); `stdinOnce` closes it after the first attach ends. */
   stdin?: boolean;

@@ -95,6 +95,10 @@ export async function selectRuntime(o: SelectRuntimeOptions): Promise<SelectedRu
 }
 
 async function closeCri(cri: CriRuntime, stopPods: boolean): Promise<void> {
-  if (stopPods) for (const s of await cri.listPodSandboxes()) await cri.removePodSandbox(s.id);
-  await cri.close();
+  try {
+    // one sandbox that will not go must not keep the others (or containerd's stop) from happening
+    if (stopPods) for (const s of await cri.listPodSandboxes()) await cri.removePodSandbox(s.id).catch(() => undefined);
+  } finally {
+    await cri.close();
+  }
 }

@@ -153,7 +153,8 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
     if (!sandbox[0]) throw new RuntimeError('CreateContainerError', `pod sandbox ${sandboxId} not found`);
     mkdirSync(dirname(config.logPath), { recursive: true });
     const meta = sandbox[0].metadata!;
-    const limits: Record<string, number> = {};
+    // upstream's MilliCPUToShares: 1024 per CPU requested, at least 2 (BestEffort)
+    const limits: Record<string, number> = { cpuShares: Math.max(2, Math.floor(((config.cpuRequestMillis ?? 0) * 1024) / 1000)) };
     if (config.memoryLimit) limits.memoryLimitInBytes = config.memoryLimit;
     if (config.cpuLimitMillis) Object.assign(limits, { cpuPeriod: 100_000, cpuQuota: config.cpuLimitMillis * 100 });
     const res = await this.translate('CreateContainerError', this.client.runtime('CreateContainer', {
