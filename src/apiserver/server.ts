@@ -9,10 +9,10 @@ import type { Storage } from '../storage/storage.js';
 import { StorageError } from '../storage/errors.js';
 import { storageErrorToApiError } from './registry/storage-errors.js';
 import { ApiRegistry } from './api-registry.js';
+import { registerBuiltinResources } from './registry/builtin-resources.js';
 import { runCrdController } from './apiextensions/crd-controller.js';
 import { CustomResourceServing } from './apiextensions/custom-resource-serving.js';
-import { aggregatedDiscovery } from './discovery/aggregated.js';
-import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './discovery/legacy.js';
+import { serveDiscovery } from './discovery/serve-discovery.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handlePatch } from './handlers/patch.js';
 import { handleGet, handleList } from './handlers/read.js';
@@ -30,7 +30,6 @@ import { MaxInFlightFilter } from './filters/max-in-flight.js';
 import { requestTimedOut, withRequestTimeout } from './filters/request-timeout.js';
 import { DEFAULT_SERVING_LIMITS, type ServingLimits } from './filters/serving-limits.js';
 import type { Release } from './filters/concurrency-limit.js';
-import { parseAccept } from './http/media-type.js';
 import { negotiate, writeBody, writeError } from './http/respond.js';
 import { ApiServerMetrics } from './metrics.js';
 import { serveOpenApi } from './openapi/serve-openapi.js';
@@ -117,11 +116,12 @@ export class ApiServer {
     setMaxListeners(0, this.stopping.signal);
     this.causes = opts.writeCauses ?? new WriteCauses();
     this.storage = tracedStorage(opts.storage, this.causes);
-    this.registry = new ApiRegistry(
-      this.storage,
-      { network: { serviceClusterIpRange: opts.serviceClusterIpRange ?? '10.96.0.0/12', nodePortRange: opts.nodePortRange ?? [30000, 32767] } },
-      this.clock,
-    );
+    this.registry = new ApiRegistry();
+    registerBuiltinResources(this.registry, {
+      storage: this.storage,
+      network: { serviceClusterIpRange: opts.serviceClusterIpRange ?? '10.96.0.0/12', nodePortRange: opts.nodePortRange ?? [30000, 32767] },
+      clock: this.clock,
+    });
     this.pipeline = new RequestPipeline({ registry: this.registry }, opts.pipeline);
     this.reviews = (opts.reviews ?? ((d) => reviewHandlers({ ...d, authorizers: [] })))({ authorizer: this.pipeline.authorizer, registry: this.registry });
     this.watchSettings = {
@@ -279,8 +279,6 @@ export class ApiServer {
   }
 
   private async serveNonResource(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
-    const accept = parseAccept(req.headers.accept);
-    const aggregated = accept.find((m) => m.params.g === 'apidiscovery.k8s.io' && m.params.as === 'APIGroupDiscoveryList');
     if (req.method !== 'GET' && req.method !== 'HEAD') throw methodNotAllowed(`the server does not allow this method on the requested resource`);
     switch (path) {
       case '/healthz':
@@ -299,33 +297,11 @@ export class ApiServer {
         res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
         res.end(this.metrics.render());
         return;
-      case '/api':
-      case '/apis':
-        if (aggregated && (aggregated.params.v === 'v2' || aggregated.params.v === 'v2beta1')) {
-          const v = aggregated.params.v;
-          const body = Buffer.from(JSON.stringify(aggregatedDiscovery(path === '/api', v, this.registry.resources())));
-          res.writeHead(200, { 'Content-Type': `application/json;g=apidiscovery.k8s.io;v=${v};as=APIGroupDiscoveryList`, 'Content-Length': String(body.length) });
-          res.end(body);
-          return;
-        }
-        return writeBody(res, 200, path === '/api' ? apiVersions(`${req.socket.localAddress}:${req.socket.localPort}`) : apiGroupList(this.registry.resources()));
     }
-    if (serveOpenApi(req, res, path)) return;
+    if (serveDiscovery(req, res, path, this.registry)) return;
+    if (serveOpenApi(req, res, path, this.registry)) return;
     const document = this.opts.documents?.get(path);
     if (document) return writeBody(res, 200, document());
-    const parts = path.split('/').filter(Boolean);
-    if (parts[0] === 'apis' && parts.length === 2) {
-      const doc = apiGroupDocument(parts[1], this.registry.resources());
-      if (doc) return writeBody(res, 200, doc);
-    }
-    if (parts[0] === 'api' && parts.length === 2) {
-      const doc = apiResourceList('', parts[1], this.registry.resources());
-      if (doc) return writeBody(res, 200, doc);
-    }
-    if (parts[0] === 'apis' && parts.length === 3) {
-      const doc = apiResourceList(parts[1], parts[2], this.registry.resources());
-      if (doc) return writeBody(res, 200, doc);
-    }
     throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   }
 

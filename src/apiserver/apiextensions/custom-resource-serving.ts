@@ -3,7 +3,7 @@ import { ALL_VERBS, type ResourceInfo } from '../../api/resource-info.js';
 import type { Storage } from '../../storage/storage.js';
 import type { ApiRegistry } from '../api-registry.js';
 import { RegistryStore } from '../registry/registry-store.js';
-import { setTableConvertor } from '../tables/index.js';
+import { customResourceModels } from './custom-resource-models.js';
 import { customResourceStrategy } from './custom-resource-strategy.js';
 import { customResourceTable } from './custom-resource-table.js';
 import { versionSchema } from './schema/json-schema.js';
@@ -32,8 +32,8 @@ export function customResourceUnknownFields(obj: KubeObject, f: CustomResourceFa
  * Puts the resources of established CRDs into the live ApiRegistry and takes
  * them out again when their CRD changes or goes away: one RegistryStore per
  * CRD (its storage version, under `/registry/<group>/<plural>/`), built like
- * any built-in's, with the CRD's schema in its strategy and its printer
- * columns as its table. A thin adapter: the registry does the serving.
+ * any built-in's, with the CRD's schema in its strategy, its printer
+ * columns as its table and its schema as its OpenAPI definitions. A thin adapter: the registry does the serving.
  */
 export class CustomResourceServing {
   private readonly served = new Map<string, ResourceInfo[]>();
@@ -90,9 +90,18 @@ export class CustomResourceServing {
       verbs: ALL_VERBS,
     };
     facts.set(info, { version });
-    setTableConvertor(info, customResourceTable(version.additionalPrinterColumns));
     const keyRoot = `/registry/${crd.spec.group}/${names.plural}/`;
-    return [new RegistryStore({ info, storage: this.opts.storage, strategy: customResourceStrategy(info, version), keyRoot, clock: this.opts.clock })];
+    return [
+      new RegistryStore({
+        info,
+        storage: this.opts.storage,
+        strategy: customResourceStrategy(info, version),
+        keyRoot,
+        clock: this.opts.clock,
+        table: customResourceTable(version.additionalPrinterColumns),
+        models: customResourceModels(info, version),
+      }),
+    ];
   }
 }
 

@@ -5,7 +5,7 @@ import { servedGroups, subresourceKind, subresourceVerbs, type GroupVersions } f
  * Aggregated discovery (apidiscovery.k8s.io v2 and v2beta1): every group,
  * version and resource in one document, for `/api` (core) or `/apis` (the rest).
  */
-export function aggregatedDiscovery(legacy: boolean, version: 'v2' | 'v2beta1', resources?: readonly ResourceInfo[]) {
+export function aggregatedDiscovery(legacy: boolean, version: 'v2' | 'v2beta1', resources: readonly ResourceInfo[]) {
   const groups = servedGroups(resources).filter((g) => (g.group === '') === legacy);
   return {
     kind: 'APIGroupDiscoveryList',

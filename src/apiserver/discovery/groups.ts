@@ -1,5 +1,5 @@
 import type { ResourceInfo } from '../../api/resource-info.js';
-import { GROUP_ORDER, RESOURCES } from '../../api/resources.js';
+import { GROUP_ORDER } from '../../api/resources.js';
 
 export interface GroupVersions {
   group: string;
@@ -7,7 +7,7 @@ export interface GroupVersions {
 }
 
 /** Served resources grouped by API group (core first) and version. */
-export function servedGroups(resources: readonly ResourceInfo[] = RESOURCES): GroupVersions[] {
+export function servedGroups(resources: readonly ResourceInfo[]): GroupVersions[] {
   const groups = new Map<string, GroupVersions>();
   for (const r of resources) {
     let g = groups.get(r.group);

@@ -16,7 +16,7 @@ function apiGroup(group: string, versions: string[]) {
 }
 
 /** GET /apis */
-export function apiGroupList(resources?: readonly ResourceInfo[]) {
+export function apiGroupList(resources: readonly ResourceInfo[]) {
   return {
     kind: 'APIGroupList',
     apiVersion: 'v1',
@@ -27,14 +27,14 @@ export function apiGroupList(resources?: readonly ResourceInfo[]) {
 }
 
 /** GET /apis/{group} */
-export function apiGroupDocument(group: string, resources?: readonly ResourceInfo[]) {
+export function apiGroupDocument(group: string, resources: readonly ResourceInfo[]) {
   const g = servedGroups(resources).find((x) => x.group === group && group !== '');
   if (!g) return undefined;
   return { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(g.group, g.versions.map((v) => v.version)) };
 }
 
 /** GET /api/v1 or /apis/{group}/{version} */
-export function apiResourceList(group: string, version: string, served?: readonly ResourceInfo[]) {
+export function apiResourceList(group: string, version: string, served: readonly ResourceInfo[]) {
   const g = servedGroups(served).find((x) => x.group === group);
   const v = g?.versions.find((x) => x.version === version);
   if (!v) return undefined;

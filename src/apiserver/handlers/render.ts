@@ -18,7 +18,7 @@ function partialMetadata(obj: KubeObject, version: string): KubeObject {
 export function render(scope: RequestScope, obj: KubeObject): [unknown, Rendering] {
   const r = scope.rendering;
   if (r.kind === 'table') {
-    const table = buildTable(scope.resource, [obj], { now: scope.now(), includeObject: includeObject(scope), resourceVersion: obj.metadata?.resourceVersion });
+    const table = buildTable(scope.store.table, [obj], { now: scope.now(), includeObject: includeObject(scope), resourceVersion: obj.metadata?.resourceVersion });
     return [{ ...table, apiVersion: `meta.k8s.io/${r.version}` }, r];
   }
   if (r.kind === 'metadata') return [partialMetadata(obj, r.version), r];
@@ -28,7 +28,7 @@ export function render(scope: RequestScope, obj: KubeObject): [unknown, Renderin
 export function renderList(scope: RequestScope, list: KubeList): [unknown, Rendering] {
   const r = scope.rendering;
   if (r.kind === 'table') {
-    const table = buildTable(scope.resource, list.items, {
+    const table = buildTable(scope.store.table, list.items, {
       now: scope.now(),
       includeObject: includeObject(scope),
       resourceVersion: list.metadata.resourceVersion,
@@ -54,7 +54,7 @@ export function renderList(scope: RequestScope, list: KubeList): [unknown, Rende
 /** One watch event's object in the requested representation. */
 export function renderWatchObject(scope: RequestScope, r: Rendering, obj: KubeObject, first: boolean): unknown {
   if (r.kind === 'table') {
-    const table = buildTable(scope.resource, [obj], {
+    const table = buildTable(scope.store.table, [obj], {
       now: scope.now(),
       includeObject: includeObject(scope),
       resourceVersion: obj.metadata?.resourceVersion,

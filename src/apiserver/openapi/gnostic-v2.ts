@@ -229,3 +229,23 @@ const DOCUMENT: MessageTable = {
 export function encodeSwaggerDocument(doc: object): Uint8Array {
   return encode(DOCUMENT, doc).finish();
 }
+
+/**
+ * A JSON schema cut down to what a swagger 2.0 Schema can say (custom
+ * resources' schemas are OpenAPI v3): keywords 2.0 lacks (anyOf, oneOf,
+ * not, nullable, enum and default here too) are left out, nested schemas
+ * likewise; vendor extensions stay.
+ */
+export function swaggerSchema(schema: unknown): Json {
+  const out: Json = {};
+  for (const [key, v] of Object.entries(schema as Json)) {
+    if (key.startsWith('x-')) out[key] = v;
+    else if (!(key in SCHEMA.fields)) continue;
+    else if (key === 'properties') out[key] = Object.fromEntries(Object.entries(v as Json).map(([k, p]) => [k, swaggerSchema(p)]));
+    else if (key === 'items') out[key] = Array.isArray(v) ? v.map(swaggerSchema) : swaggerSchema(v);
+    else if (key === 'allOf') out[key] = (v as unknown[]).map(swaggerSchema);
+    else if (key === 'additionalProperties') out[key] = typeof v === 'object' && v !== null ? swaggerSchema(v) : v;
+    else out[key] = v;
+  }
+  return out;
+}

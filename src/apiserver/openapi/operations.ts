@@ -1,7 +1,8 @@
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { definitionNameForKind } from '../../api/schema/definitions.js';
 import type { GroupVersionKind } from '../../api/schema/openapi-schema.js';
-import { subresourceKind, subresourceVerbs } from '../discovery/groups.js';
+import { servedGroups, subresourceKind, subresourceVerbs } from '../discovery/groups.js';
+import type { ResourceModels } from './resource-models.js';
 
 /**
  * Every path and verb of the served resources, described once and rendered
@@ -52,6 +53,8 @@ const PRETTY = q('pretty', "If 'true', then the output is pretty printed.");
 const WRITE = [DRY_RUN, FIELD_MANAGER, FIELD_VALIDATION];
 const PATCH_PARAMS = [...WRITE, FORCE];
 const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+/** Custom resources take no strategic merge patch; kubectl reads that here and sends them a merge patch. */
+const CUSTOM_PATCH_TYPES = PATCH_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json');
 const LIST_PARAMS = [
   q('allowWatchBookmarks', 'allowWatchBookmarks requests watch events with type "BOOKMARK".', 'boolean'),
   q('continue', 'The continue option should be set when retrieving more results from the server.'),
@@ -80,15 +83,22 @@ function scoped(r: ResourceInfo, verb: string, suffix = ''): string {
   return `${verb}${r.namespaced ? 'Namespaced' : ''}${r.kind}${suffix}`;
 }
 
-export function resourcePaths(r: ResourceInfo): PathItem[] {
+/** A served resource as OpenAPI sees it: its facts, and its own definitions when its kinds are not built in. */
+export interface ServedResource {
+  info: ResourceInfo;
+  models?: ResourceModels;
+}
+
+export function resourcePaths({ info: r, models }: ServedResource): PathItem[] {
   const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
   const collection = r.namespaced ? `${base}/namespaces/{namespace}/${r.resource}` : `${base}/${r.resource}`;
   const item = `${collection}/{name}`;
   const gvk = { group: r.group, version: r.version, kind: r.kind };
-  const self = defName(gvk);
-  const list = definitionNameForKind(r.group, r.version, r.listKind) ?? self;
+  const self = models?.kind ?? defName(gvk);
+  const list = models?.list ?? definitionNameForKind(r.group, r.version, r.listKind) ?? self;
   const scope = r.namespaced ? [NAMESPACE, PRETTY] : [PRETTY];
   const nameParam = pathParam('name', `name of the ${r.kind}`);
+  const patchTypes = models ? CUSTOM_PATCH_TYPES : PATCH_TYPES;
   // create-only resources (access and token reviews) have only the POST
   if (!r.verbs.includes('list')) {
     return [{ path: collection, parameters: scope, operations: [{ method: 'post', operationId: scoped(r, 'create'), action: 'post', gvk, parameters: WRITE, body: self, response: self }] }];
@@ -109,20 +119,20 @@ export function resourcePaths(r: ResourceInfo): PathItem[] {
       operations: [
         { method: 'get', operationId: scoped(r, 'read'), action: 'get', gvk, parameters: [], response: self },
         { method: 'put', operationId: scoped(r, 'replace'), action: 'put', gvk, parameters: WRITE, body: self, response: self },
-        { method: 'patch', operationId: scoped(r, 'patch'), action: 'patch', gvk, parameters: PATCH_PARAMS, body: PATCH, response: self, consumes: PATCH_TYPES },
+        { method: 'patch', operationId: scoped(r, 'patch'), action: 'patch', gvk, parameters: PATCH_PARAMS, body: PATCH, response: self, consumes: patchTypes },
         { method: 'delete', operationId: scoped(r, 'delete'), action: 'delete', gvk, parameters: DELETE_PARAMS, body: DELETE_OPTIONS, response: STATUS },
       ],
     },
   ];
   for (const sub of r.subresources) {
     const subGvk = subresourceKind(r, sub);
-    const model = defName(subGvk);
+    const model = sub === 'status' ? self : defName(subGvk);
     const suffix = sub[0].toUpperCase() + sub.slice(1);
     const ops: Operation[] = [];
     for (const verb of subresourceVerbs(sub)) {
       if (verb === 'get') ops.push({ method: 'get', operationId: scoped(r, 'read', suffix), action: 'get', gvk: subGvk, parameters: [], response: model });
       if (verb === 'update') ops.push({ method: 'put', operationId: scoped(r, 'replace', suffix), action: 'put', gvk: subGvk, parameters: WRITE, body: model, response: model });
-      if (verb === 'patch') ops.push({ method: 'patch', operationId: scoped(r, 'patch', suffix), action: 'patch', gvk: subGvk, parameters: PATCH_PARAMS, body: PATCH, response: model, consumes: PATCH_TYPES });
+      if (verb === 'patch') ops.push({ method: 'patch', operationId: scoped(r, 'patch', suffix), action: 'patch', gvk: subGvk, parameters: PATCH_PARAMS, body: PATCH, response: model, consumes: patchTypes });
       if (verb === 'create') ops.push({ method: 'post', operationId: scoped(r, 'create', suffix), action: 'post', gvk: subGvk, parameters: WRITE, body: model, response: model });
     }
     out.push({ path: `${item}/${sub}`, parameters: [pathParam('name', `name of the ${subGvk.kind}`), ...scope], operations: ops });
@@ -135,4 +145,12 @@ export function operationModels(items: PathItem[]): Set<string> {
   const names = new Set<string>();
   for (const p of items) for (const o of p.operations) for (const n of [o.body, o.response]) if (n) names.add(n);
   return names;
+}
+
+/** The served resources by group-version, in discovery's order (core first). */
+export function servedGroupVersions(served: readonly ServedResource[]): { group: string; version: string; resources: ServedResource[] }[] {
+  const byInfo = new Map(served.map((s) => [s.info, s]));
+  return servedGroups(served.map((s) => s.info)).flatMap((g) =>
+    g.versions.map((v) => ({ group: g.group, version: v.version, resources: v.resources.map((r) => byInfo.get(r)!) })),
+  );
 }

@@ -2,15 +2,20 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { ApiRegistry } from '../api-registry.js';
+import { inMemoryStorage } from '../in-memory-storage.js';
+import { registerBuiltinResources } from '../registry/builtin-resources.js';
 import { OPENAPI_V2_PROTOBUF, OPENAPI_V2_PROTOBUF_RESPONSE, serveOpenApi } from './serve-openapi.js';
 
 describe('serveOpenApi', () => {
   let server: Server;
   let base: string;
+  const registry = new ApiRegistry();
+  registerBuiltinResources(registry, { storage: inMemoryStorage(), network: { serviceClusterIpRange: '10.96.0.0/12', nodePortRange: [30000, 32767] } });
   before(async () => {
     server = createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      if (!serveOpenApi(req, res, path)) {
+      if (!serveOpenApi(req, res, path, registry)) {
         res.writeHead(404);
         res.end();
       }

@@ -1,15 +1,25 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { encodeSwaggerDocument } from './gnostic-v2.js';
+import type { ServedResource } from './operations.js';
 import { swaggerDocument } from './v2.js';
-import { openApiDocument, openApiDocumentHash, openApiIndex } from './v3.js';
+import { openApiDocument, openApiHash, openApiIndex } from './v3.js';
 
 /**
  * Serves `/openapi/v2` (JSON, or gnostic protobuf when asked for) and
- * `/openapi/v3[/<group-version>]`. Documents are rendered once and answered
- * from memory, with an ETag so kubectl's cached copies revalidate cheaply.
- * Returns false for paths that are not OpenAPI documents.
+ * `/openapi/v3[/<group-version>]` from the live registry. Documents are
+ * rendered once per registry generation (so they follow resources added
+ * and removed at run time) and carry an ETag, the upper-case hex SHA-512 of
+ * their bytes, so kubectl's cached copies revalidate cheaply. A v3 URL
+ * naming a hash that is no longer current is redirected (301) to the
+ * current one, as upstream does. Returns false for paths that are not
+ * OpenAPI documents.
  */
+
+/** What serving needs of the registry: the served resources and a per-generation memo. */
+export interface OpenApiSource {
+  all(): readonly ServedResource[];
+  derived<T>(key: string, produce: () => T): T;
+}
 
 /** What kubectl asks for. */
 export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
@@ -21,54 +31,68 @@ export const OPENAPI_V2_PROTOBUF_RESPONSE = 'application/com.github.proto-openap
 
 interface Rendered {
   body: Buffer;
-  etag: string;
+  hash: string;
   contentType: string;
 }
 
-const rendered = new Map<string, Rendered>();
-
-function render(key: string, contentType: string, produce: () => Uint8Array | string): Rendered {
-  let r = rendered.get(key);
-  if (!r) {
+function render(source: OpenApiSource, key: string, contentType: string, produce: () => Uint8Array | string | undefined): Rendered | undefined {
+  return source.derived(`openapi:${key}`, () => {
     const produced = produce();
+    if (produced === undefined) return undefined;
     const body = typeof produced === 'string' ? Buffer.from(produced) : Buffer.from(produced.buffer, produced.byteOffset, produced.byteLength);
-    r = { body, contentType, etag: `"${createHash('sha512').update(body).digest('hex').slice(0, 64).toUpperCase()}"` };
-    rendered.set(key, r);
-  }
-  return r;
+    return { body, contentType, hash: openApiHash(body) };
+  });
 }
 
-export function serveOpenApi(req: IncomingMessage, res: ServerResponse, path: string): boolean {
+function groupVersionDocument(source: OpenApiSource, group: string, version: string): Rendered | undefined {
+  return render(source, `v3/${group}/${version}`, 'application/json', () => {
+    const doc = openApiDocument(source.all(), group, version);
+    return doc && JSON.stringify(doc);
+  });
+}
+
+export function serveOpenApi(req: IncomingMessage, res: ServerResponse, path: string, source: OpenApiSource): boolean {
   const parts = path.split('/').filter(Boolean);
   if (parts[0] !== 'openapi') return false;
   if (parts[1] === 'v2' && parts.length === 2) {
     const accept = req.headers.accept ?? '';
     const protobuf = accept.includes(OPENAPI_V2_PROTOBUF) || accept.includes(OPENAPI_V2_PROTOBUF_RESPONSE);
+    const swagger = () => source.derived('openapi:v2.doc', () => swaggerDocument(source.all()));
     const doc = protobuf
-      ? render('v2.pb', OPENAPI_V2_PROTOBUF_RESPONSE, () => encodeSwaggerDocument(swaggerDocument()))
-      : render('v2.json', 'application/json', () => JSON.stringify(swaggerDocument()));
-    write(req, res, doc, 'no-cache, private');
+      ? render(source, 'v2.pb', OPENAPI_V2_PROTOBUF_RESPONSE, () => encodeSwaggerDocument(swagger()))
+      : render(source, 'v2.json', 'application/json', () => JSON.stringify(swagger()));
+    write(req, res, doc!, { 'Cache-Control': 'no-cache, private' });
     return true;
   }
   if (parts[1] !== 'v3') return false;
   if (parts.length === 2) {
-    write(req, res, render('v3', 'application/json', () => JSON.stringify(openApiIndex())), 'no-cache, private');
+    const index = render(source, 'v3', 'application/json', () =>
+      JSON.stringify(openApiIndex(source.all(), (group, version) => groupVersionDocument(source, group, version)!.hash)),
+    );
+    write(req, res, index!, { 'Cache-Control': 'no-cache, private' });
     return true;
   }
   const gv = parts[2] === 'api' && parts.length === 4 ? { group: '', version: parts[3] } : parts[2] === 'apis' && parts.length === 5 ? { group: parts[3], version: parts[4] } : undefined;
-  if (!gv || !openApiDocument(gv.group, gv.version)) return false;
-  const { group, version } = gv;
-  const doc = render(`v3/${group}/${version}`, 'application/json', () => JSON.stringify(openApiDocument(group, version)));
+  const doc = gv && groupVersionDocument(source, gv.group, gv.version);
+  if (!doc) return false;
   const hash = new URL(req.url ?? '/', 'https://skiff').searchParams.get('hash');
+  if (hash && hash !== doc.hash) {
+    // an old hash (the resources changed since the client read the index): send it to the current document
+    res.writeHead(301, { Location: `/openapi/v3/${parts.slice(2).join('/')}?hash=${doc.hash}`, 'Content-Length': '0' });
+    res.end();
+    return true;
+  }
   // A URL naming the current hash never changes; anything else must revalidate.
-  write(req, res, doc, hash && hash === openApiDocumentHash(group, version) ? 'public, immutable' : 'no-cache, private');
+  const expires = new Date(Date.now() + 365 * 24 * 3600 * 1000).toUTCString();
+  write(req, res, doc, hash ? { 'Cache-Control': 'public, immutable', Expires: expires } : { 'Cache-Control': 'no-cache, private' });
   return true;
 }
 
-function write(req: IncomingMessage, res: ServerResponse, doc: Rendered, cacheControl: string): void {
-  const headers = { 'Content-Type': doc.contentType, ETag: doc.etag, 'Cache-Control': cacheControl, Vary: 'Accept' };
+function write(req: IncomingMessage, res: ServerResponse, doc: Rendered, caching: Record<string, string>): void {
+  const etag = `"${doc.hash}"`;
+  const headers = { 'Content-Type': doc.contentType, ETag: etag, ...caching, Vary: 'Accept' };
   const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === doc.etag)) {
+  if (ifNoneMatch && ifNoneMatch.split(',').some((t) => t.trim() === etag)) {
     res.writeHead(304, headers);
     res.end();
     return;

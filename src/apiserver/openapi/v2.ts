@@ -1,12 +1,13 @@
 import { builtinDefinitions } from '../../api/schema/definitions.js';
-import type { OpenApiSchema } from '../../api/schema/openapi-schema.js';
-import { servedGroups } from '../discovery/groups.js';
-import { resourcePaths, type Operation, type Parameter, type PathItem } from './operations.js';
+import type { Definitions, OpenApiSchema } from '../../api/schema/openapi-schema.js';
+import { swaggerSchema } from './gnostic-v2.js';
+import { resourcePaths, servedGroupVersions, type Operation, type Parameter, type PathItem, type ServedResource } from './operations.js';
 
 /**
  * The swagger 2.0 document (`GET /openapi/v2`): every served path plus all
- * built-in definitions. kubectl up to 1.27 fetches it (as protobuf) before
- * `create -f`/`apply -f` to learn that the server supports fieldValidation.
+ * built-in definitions and those of the custom resources served. kubectl up
+ * to 1.27 fetches it (as protobuf) before `create -f`/`apply -f` to learn
+ * that the server supports fieldValidation.
  */
 
 export const VERSION_TITLE = 'v1.32.0';
@@ -18,16 +19,20 @@ export interface SwaggerDocument {
   definitions: Record<string, OpenApiSchema>;
 }
 
-let cache: SwaggerDocument | undefined;
-
-export function swaggerDocument(): SwaggerDocument {
-  if (cache) return cache;
+export function swaggerDocument(served: readonly ServedResource[]): SwaggerDocument {
   const paths: SwaggerDocument['paths'] = {};
-  for (const g of servedGroups()) {
-    for (const v of g.versions) for (const item of v.resources.flatMap(resourcePaths)) paths[item.path] = pathItem(item);
+  let definitions: Definitions = builtinDefinitions();
+  for (const gv of servedGroupVersions(served)) {
+    for (const r of gv.resources) {
+      for (const item of resourcePaths(r)) paths[item.path] = pathItem(item);
+      if (r.models) {
+        // swagger 2.0 has no anyOf, nullable and the like: those keywords are left out, as upstream's v2 conversion does
+        definitions = { ...definitions };
+        for (const [name, schema] of Object.entries(r.models.definitions)) definitions[name] = swaggerSchema(schema) as OpenApiSchema;
+      }
+    }
   }
-  cache = { swagger: '2.0', info: { title: 'Kubernetes', version: VERSION_TITLE }, paths, definitions: builtinDefinitions() };
-  return cache;
+  return { swagger: '2.0', info: { title: 'Kubernetes', version: VERSION_TITLE }, paths, definitions };
 }
 
 function parameter(p: Parameter): Record<string, unknown> {

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { builtinDefinitions } from '../../api/schema/definitions.js';
 import { refName, type Definitions, type OpenApiSchema } from '../../api/schema/openapi-schema.js';
-import { servedGroups } from '../discovery/groups.js';
-import { operationModels, resourcePaths, type Operation, type Parameter, type PathItem } from './operations.js';
+import { operationModels, resourcePaths, servedGroupVersions, type Operation, type Parameter, type PathItem, type ServedResource } from './operations.js';
 import { VERSION_TITLE } from './v2.js';
 
 /**
@@ -12,46 +11,31 @@ import { VERSION_TITLE } from './v2.js';
  * that the server validates fields itself (PATCH carries fieldValidation).
  */
 
-const documents = new Map<string, { doc: Record<string, unknown>; hash: string } | null>();
-
-/** The document for `group`/`version`, built once; undefined when not served. */
-export function openApiDocument(group: string, version: string): Record<string, unknown> | undefined {
-  return cachedDocument(group, version)?.doc;
-}
-
-function cachedDocument(group: string, version: string): { doc: Record<string, unknown>; hash: string } | undefined {
-  const key = `${group}/${version}`;
-  if (!documents.has(key)) {
-    const doc = buildDocument(group, version);
-    documents.set(key, doc ? { doc, hash: hashOf(doc) } : null);
-  }
-  return documents.get(key) ?? undefined;
-}
-
-/** Upstream's hash: hex SHA-512 of the serialized document, upper case. */
-function hashOf(doc: unknown): string {
-  return createHash('sha512').update(JSON.stringify(doc)).digest('hex').toUpperCase();
-}
-
-/** The content hash of a group-version document (the `?hash=` of its URL). */
-export function openApiDocumentHash(group: string, version: string): string | undefined {
-  return cachedDocument(group, version)?.hash;
-}
-
-function buildDocument(group: string, version: string): Record<string, unknown> | undefined {
-  const v = servedGroups()
-    .find((x) => x.group === group)
-    ?.versions.find((x) => x.version === version);
-  if (!v) return undefined;
-  const items = v.resources.flatMap(resourcePaths);
+/** The document for `group`/`version` of the served resources; undefined when that group-version is not served. */
+export function openApiDocument(served: readonly ServedResource[], group: string, version: string): Record<string, unknown> | undefined {
+  const gv = servedGroupVersions(served).find((x) => x.group === group && x.version === version);
+  if (!gv) return undefined;
+  const items = gv.resources.flatMap(resourcePaths);
   const paths: Record<string, unknown> = {};
   for (const item of items) paths[item.path] = pathItem(item);
+  let defs: Definitions = builtinDefinitions();
+  for (const r of gv.resources) if (r.models) defs = { ...defs, ...r.models.definitions };
   return {
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: VERSION_TITLE },
     paths,
-    components: { schemas: componentSchemas(items, builtinDefinitions()) },
+    components: { schemas: componentSchemas(items, defs) },
   };
+}
+
+/** Upstream's hash of a document: hex SHA-512 of its serialized bytes, upper case. */
+export function openApiHash(body: string | Uint8Array): string {
+  return createHash('sha512').update(body).digest('hex').toUpperCase();
+}
+
+/** The served group-versions as `/openapi/v3` names them: `api/v1`, `apis/apps/v1`. */
+export function openApiGroupVersions(served: readonly ServedResource[]): { path: string; group: string; version: string }[] {
+  return servedGroupVersions(served).map(({ group, version }) => ({ path: group ? `apis/${group}/${version}` : `api/${version}`, group, version }));
 }
 
 function parameter(p: Parameter): Record<string, unknown> {
@@ -136,18 +120,9 @@ export function toV3(s: OpenApiSchema): Record<string, unknown> {
   return out;
 }
 
-let indexCache: Record<string, unknown> | undefined;
-
-/** GET /openapi/v3: the path index, each URL carrying the hash of its document. */
-export function openApiIndex(): Record<string, unknown> {
-  if (indexCache) return indexCache;
+/** GET /openapi/v3: the path index, each URL carrying the hash of its document (given by `hashOf`). */
+export function openApiIndex(served: readonly ServedResource[], hashOf: (group: string, version: string) => string): Record<string, unknown> {
   const paths: Record<string, { serverRelativeURL: string }> = {};
-  for (const g of servedGroups()) {
-    for (const v of g.versions) {
-      const key = g.group ? `apis/${g.group}/${v.version}` : `api/${v.version}`;
-      paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${openApiDocumentHash(g.group, v.version)}` };
-    }
-  }
-  indexCache = { paths };
-  return indexCache;
+  for (const gv of openApiGroupVersions(served)) paths[gv.path] = { serverRelativeURL: `/openapi/v3/${gv.path}?hash=${hashOf(gv.group, gv.version)}` };
+  return { paths };
 }

@@ -13,6 +13,8 @@ import { decodeContinue, encodeContinue } from './continue-token.js';
 import { deepEqual } from './deep-equal.js';
 import { rethrowStorageError } from './storage-errors.js';
 import type { Strategy } from './strategy.js';
+import type { ResourceModels } from '../openapi/resource-models.js';
+import { tableConvertorFor, type TableConvertor } from '../tables/index.js';
 import type { WriteAdmission } from './write-admission.js';
 import { stageSync } from '../trace/request-span.js';
 
@@ -56,6 +58,17 @@ export type UpdateFunc = (current: KubeObject | undefined) => KubeObject | Promi
 /** The new object of a PUT or patch: the body, or a function of the current object (undefined: create). */
 export type UpdateBody = KubeObject | ((current: KubeObject | undefined) => KubeObject | Promise<KubeObject>);
 
+export interface RegistryStoreOptions {
+  info: ResourceInfo;
+  strategy: Strategy;
+  storage: Storage;
+  /** Storage key prefix (default `/registry/<resource>/`). */
+  keyRoot?: string;
+  clock?: () => Date;
+  table?: TableConvertor;
+  models?: ResourceModels;
+}
+
 const GENERATE_NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
 const MAX_GUARANTEED_UPDATE_ATTEMPTS = 32;
 
@@ -71,10 +84,16 @@ export class RegistryStore {
   private readonly keyRoot: string;
   private readonly clock: () => Date;
   private readonly listSchema: ListSchema;
+  /** The server-side printer (`kubectl get` columns). */
+  readonly table: TableConvertor;
+  /** OpenAPI definitions of the kinds, when they are not built-in ones (custom resources). */
+  readonly models?: ResourceModels;
 
-  constructor(opts: { info: ResourceInfo; strategy: Strategy; storage: Storage; keyRoot?: string; clock?: () => Date }) {
+  constructor(opts: RegistryStoreOptions) {
     this.info = opts.info;
     this.strategy = opts.strategy;
+    this.table = opts.table ?? tableConvertorFor(opts.info);
+    this.models = opts.models;
     this.storage = opts.storage;
     this.keyRoot = opts.keyRoot ?? `/registry/${opts.info.resource}/`;
     this.clock = opts.clock ?? (() => new Date());

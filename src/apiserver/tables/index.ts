@@ -3,6 +3,6 @@
  * for, with the columns and cells of upstream's Kubernetes 1.32 printers.
  */
 export type { TableColumnDefinition, TableRow, TableRowCondition, TableConvertor } from './table-convertor.js';
-export { setTableConvertor, tableConvertorFor } from './registry.js';
+export { tableConvertorFor } from './registry.js';
 export { buildTable, type BuildTableOptions } from './table.js';
 export { humanDuration, translateTimestampSince } from './age.js';

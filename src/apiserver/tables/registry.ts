@@ -50,17 +50,12 @@ const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
   ['priorityclasses.scheduling.k8s.io', priorityClassTable],
 ]);
 
-/** Printers of resources served at run time (custom resources), by their ResourceInfo. */
-const dynamic = new WeakMap<object, TableConvertor>();
-
-export function setTableConvertor(info: ResourceInfo, convertor: TableConvertor): void {
-  dynamic.set(info, convertor);
-}
-
-/** The printer for a resource; resources upstream has no printer for (e.g. limitranges) get the default table. */
+/**
+ * The printer of a built-in resource; resources upstream has no printer for
+ * (e.g. limitranges) get the default table. Each RegistryStore carries its
+ * printer, so custom resources bring their own.
+ */
 export function tableConvertorFor(info: Pick<ResourceInfo, 'group' | 'resource'>): TableConvertor {
-  const own = dynamic.get(info);
-  if (own) return own;
   const key = info.group ? `${info.resource}.${info.group}` : info.resource;
   return CONVERTORS.get(key) ?? defaultTable;
 }

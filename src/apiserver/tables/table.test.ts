@@ -24,7 +24,7 @@ void test('every served resource has a convertor whose rows fit its columns', ()
 
 void test('resources without an upstream printer get the default Name / Created At table', () => {
   const limits = mustFind('', 'limitranges');
-  const table = buildTable(limits, [{ metadata: { name: 'lr', creationTimestamp: '2024-05-01T11:00:00.000Z' } }], { now: NOW, includeObject: 'None' });
+  const table = buildTable(tableConvertorFor(limits), [{ metadata: { name: 'lr', creationTimestamp: '2024-05-01T11:00:00.000Z' } }], { now: NOW, includeObject: 'None' });
   const cols = table.columnDefinitions as { name: string; type: string; format: string }[];
   assert.deepEqual(cols.map((c) => [c.name, c.type, c.format]), [['Name', 'string', 'name'], ['Created At', 'date', '']]);
   assert.deepEqual(table.rows, [{ cells: ['lr', '2024-05-01T11:00:00Z'] }]);
@@ -37,31 +37,31 @@ void test('buildTable: kind, metadata and objects per includeObject', () => {
   const cm: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'ns', resourceVersion: '7', creationTimestamp: '2024-05-01T11:59:55Z' }, data: { a: '1' } };
   const opts = { now: NOW, resourceVersion: '42', continue: 'tok', remainingItemCount: 3 };
 
-  const meta = buildTable(info, [cm], { ...opts, includeObject: 'Metadata' });
+  const meta = buildTable(tableConvertorFor(info), [cm], { ...opts, includeObject: 'Metadata' });
   assert.equal(meta.kind, 'Table');
   assert.equal(meta.apiVersion, 'meta.k8s.io/v1');
   assert.deepEqual(meta.metadata, { resourceVersion: '42', continue: 'tok', remainingItemCount: 3 });
   assert.deepEqual(meta.rows, [{ cells: ['cm', 1, '5s'], object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: cm.metadata } }]);
 
-  const full = buildTable(info, [cm], { now: NOW, includeObject: 'Object' });
+  const full = buildTable(tableConvertorFor(info), [cm], { now: NOW, includeObject: 'Object' });
   assert.deepEqual(full.rows, [{ cells: ['cm', 1, '5s'], object: cm }]);
   assert.deepEqual(full.metadata, {});
 
-  const none = buildTable(info, [cm], { now: NOW, includeObject: 'None' });
+  const none = buildTable(tableConvertorFor(info), [cm], { now: NOW, includeObject: 'None' });
   assert.equal('object' in (none.rows as object[])[0], false);
 });
 
 void test('buildTable: noHeaders leaves the column definitions empty', () => {
   const info = mustFind('apps', 'deployments');
-  assert.equal((buildTable(info, [], { now: NOW, includeObject: 'None' }).columnDefinitions as unknown[]).length, 8);
-  const table = buildTable(info, [{ metadata: { name: 'd' } }], { now: NOW, includeObject: 'None', noHeaders: true });
+  assert.equal((buildTable(tableConvertorFor(info), [], { now: NOW, includeObject: 'None' }).columnDefinitions as unknown[]).length, 8);
+  const table = buildTable(tableConvertorFor(info), [{ metadata: { name: 'd' } }], { now: NOW, includeObject: 'None', noHeaders: true });
   assert.deepEqual(table.columnDefinitions, []);
   assert.equal((table.rows as unknown[]).length, 1);
 });
 
 void test('buildTable marks finished pods with a Completed row condition', () => {
   const info = mustFind('', 'pods');
-  const table = buildTable(info, [{ metadata: { name: 'p' }, status: { phase: 'Failed' } }, { metadata: { name: 'q' }, status: { phase: 'Running' } }], {
+  const table = buildTable(tableConvertorFor(info), [{ metadata: { name: 'p' }, status: { phase: 'Failed' } }, { metadata: { name: 'q' }, status: { phase: 'Running' } }], {
     now: NOW,
     includeObject: 'None',
   });

@@ -1,7 +1,5 @@
 import type { KubeObject } from '../../api/object.js';
-import type { ResourceInfo } from '../../api/resource-info.js';
-import { tableConvertorFor } from './registry.js';
-import { hasConditions, type TableRow } from './table-convertor.js';
+import { hasConditions, type TableConvertor, type TableRow } from './table-convertor.js';
 
 export interface BuildTableOptions {
   now: Date;
@@ -20,8 +18,7 @@ function rowObject(obj: KubeObject, includeObject: 'Metadata' | 'Object'): unkno
 }
 
 /** A `meta.k8s.io/v1` Table for the objects of one resource, all columns included (kubectl hides `priority: 1` ones). */
-export function buildTable(info: ResourceInfo, objs: KubeObject[], opts: BuildTableOptions): KubeObject {
-  const convertor = tableConvertorFor(info);
+export function buildTable(convertor: TableConvertor, objs: KubeObject[], opts: BuildTableOptions): KubeObject {
   const rows: TableRow[] = objs.map((obj) => {
     const cells = convertor.cells(obj, opts.now);
     // With includeObject=None the row has no object field at all.

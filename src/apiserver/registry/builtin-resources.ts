@@ -1,0 +1,18 @@
+import { RESOURCES } from '../../api/resources.js';
+import type { ApiRegistry } from '../api-registry.js';
+import { tableConvertorFor } from '../tables/index.js';
+import { RegistryStore } from './registry-store.js';
+import { strategyFor, type StrategyDeps } from './strategies/index.js';
+
+/**
+ * Puts every built-in resource (the `RESOURCES` table) into the registry,
+ * through the same `add` a custom resource uses.
+ */
+export function registerBuiltinResources(registry: ApiRegistry, deps: StrategyDeps & { clock?: () => Date }): void {
+  for (const info of RESOURCES) {
+    // events.k8s.io/v1 Events are kept apart from core/v1 Events (no conversion between the two yet)
+    const keyRoot = info.group === 'events.k8s.io' ? `/registry/${info.group}/${info.resource}/` : undefined;
+    const strategy = strategyFor(info, deps);
+    registry.add(new RegistryStore({ info, storage: deps.storage, strategy, keyRoot, clock: deps.clock, table: tableConvertorFor(info) }));
+  }
+}
