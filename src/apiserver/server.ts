@@ -40,7 +40,8 @@ import { handleReview } from './handlers/review.js';
 import type { Authorizer } from './authorization/authorizer.js';
 import type { UserInfo } from './authentication/user-info.js';
 import type { AdmissionAttributes } from './admission/admission.js';
-import type { ResourceInfo } from '../api/resource-info.js';
+import { apiVersionOf, type ResourceInfo } from '../api/resource-info.js';
+import { protobufMessageFor } from '../api/protobuf/encode-protobuf-object.js';
 import { versionInfo } from './version.js';
 import { context, type Span } from '@opentelemetry/api';
 import { describeRequest, describeUser, endRequestSpan, stage, startRequestSpan } from './trace/request-span.js';
@@ -343,7 +344,7 @@ export class ApiServer {
     res.once('close', onClose);
     // only long-running requests need to hear about shutdown; the rest finish on their own
     const signal = info.verb === 'watch' || info.subresource === 'proxy' ? AbortSignal.any([clientGone.signal, this.stopping.signal]) : AbortSignal.any([clientGone.signal, deadline]);
-    const rendering = negotiate(req.headers.accept, { allowTable: true });
+    const rendering = negotiate(req.headers.accept, { allowTable: true, allowProtobuf: protobufMessageFor(apiVersionOf(resource), resource.kind) !== undefined });
     const scope: RequestScope = {
       req,
       res,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RESOURCES } from '../../src/api/resources.js';
+import { decodeProtobufObject } from '../../src/api/protobuf/decode-protobuf-object.js';
 import { clientFromKubeconfig } from './raw-client.js';
 import { removeDir, startServer, type ServerProcess } from './harness.js';
 
@@ -147,7 +148,9 @@ describe('randomized bad input', () => {
       assert.ok(res.status > 0 && (res.status < 500 || tooNew), `server error: ${what}`);
       if (res.status >= 400 && method !== 'HEAD') {
         refused++;
-        const status = JSON.parse(res.body) as { kind: string; code: number; status: string; message: string };
+        // a client that prefers protobuf gets its Status as protobuf, as upstream's
+        const protobuf = String(res.headers['content-type']).startsWith('application/vnd.kubernetes.protobuf');
+        const status = (protobuf ? decodeProtobufObject(res.bytes) : JSON.parse(res.body)) as { kind: string; code: number; status: string; message: string };
         assert.equal(status.kind, 'Status', what);
         assert.equal(status.code, res.status, what);
         assert.equal(status.status, 'Failure', what);

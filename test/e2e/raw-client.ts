@@ -18,14 +18,17 @@ export function clientFromKubeconfig(path: string, maxSockets = 64) {
     key: b64(kc.users[0].user['client-key-data']),
   });
   /** Sends raw bytes with the given headers; resolves with whatever the server answered. */
-  const send = (method: string, path: string, body: Buffer | undefined, headers: Record<string, string>): Promise<{ status: number; body: string; headers: Record<string, unknown> }> =>
+  const send = (method: string, path: string, body: Buffer | undefined, headers: Record<string, string>): Promise<{ status: number; body: string; bytes: Buffer; headers: Record<string, unknown> }> =>
     new Promise((resolve, reject) => {
       const req = https.request(
         { host: server.hostname, port: server.port, method, path, agent, headers: { ...headers, ...(body ? { 'Content-Length': body.length } : {}) } },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), headers: res.headers }));
+          res.on('end', () => {
+            const bytes = Buffer.concat(chunks);
+            resolve({ status: res.statusCode ?? 0, body: bytes.toString(), bytes, headers: res.headers });
+          });
           res.on('error', reject);
         },
       );
@@ -54,5 +57,12 @@ export function clientFromKubeconfig(path: string, maxSockets = 64) {
       req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
       req.end();
     });
-  return { request, send, watch, close: () => agent.destroy() };
+  /** Options for a long-lived request of one's own (its own agent): host, port, path and the client certificate. */
+  const target = (path: string): https.RequestOptions => ({
+    host: server.hostname,
+    port: server.port,
+    path,
+    agent: new https.Agent({ ca: agent.options.ca, cert: agent.options.cert, key: agent.options.key }),
+  });
+  return { request, send, watch, target, close: () => agent.destroy() };
 }

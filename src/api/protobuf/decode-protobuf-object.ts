@@ -1,7 +1,8 @@
 import type { KubeObject } from '../object.js';
 import { decodeMessage } from './decode-message.js';
 import { ProtobufDecodeError } from './protobuf-decode-error.js';
-import { ALL_MESSAGES, KIND_MESSAGES } from './schemas/all-messages.js';
+import { protobufMessageFor } from './kind-messages.js';
+import { ALL_MESSAGES } from './schemas/all-messages.js';
 import { WireReader, WireType } from './wire-reader.js';
 
 /** The 4-byte prefix of every Kubernetes protobuf body: `k8s\0`. */
@@ -64,17 +65,6 @@ function readEnvelope(body: Uint8Array): Envelope {
   return env;
 }
 
-/** The message name for `apiVersion`+`kind`, including `<Kind>List` of any known kind. */
-function messageFor(apiVersion: string, kind: string): { type: string; list: boolean } | undefined {
-  const type = KIND_MESSAGES[`${apiVersion}/${kind}`];
-  if (type) return { type, list: false };
-  if (kind.endsWith('List')) {
-    const item = KIND_MESSAGES[`${apiVersion}/${kind.slice(0, -4)}`];
-    if (item) return { type: item, list: true };
-  }
-  return undefined;
-}
-
 /**
  * Turns a `application/vnd.kubernetes.protobuf` body (magic + runtime.Unknown)
  * into the object exactly as its JSON form would look, with apiVersion and
@@ -90,7 +80,7 @@ export function decodeProtobufObject(body: Uint8Array): KubeObject {
     throw new ProtobufDecodeError(`unsupported embedded content type ${JSON.stringify(env.contentType)}`, 'unsupported');
   }
   if (env.kind === '' || env.apiVersion === '') throw new ProtobufDecodeError('envelope has no apiVersion/kind');
-  const target = messageFor(env.apiVersion, env.kind);
+  const target = protobufMessageFor(env.apiVersion, env.kind);
   if (!target) throw new ProtobufDecodeError(`no protobuf schema for ${env.apiVersion} ${env.kind}`, 'unsupported');
 
   let fields: Record<string, unknown>;

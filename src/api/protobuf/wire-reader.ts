@@ -50,10 +50,27 @@ export class WireReader {
     throw new ProtobufDecodeError('varint longer than 10 bytes');
   }
 
+  /**
+   * A varint as a JS number: exact below 2^53 (lengths, tags, revisions);
+   * larger values lose precision, so 64-bit signed fields use `varint()`.
+   */
+  uint(): number {
+    let result = 0;
+    let scale = 1;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) throw new ProtobufDecodeError('truncated varint');
+      const b = this.buf[this.pos++] as number;
+      result += (b & 0x7f) * scale;
+      if ((b & 0x80) === 0) return result;
+      scale *= 0x80;
+    }
+    throw new ProtobufDecodeError('varint longer than 10 bytes');
+  }
+
   tag(): Tag {
-    const v = this.varint();
-    const field = Number(v >> 3n);
-    const wireType = Number(v & 7n);
+    const v = this.uint();
+    const field = Math.floor(v / 8);
+    const wireType = v % 8;
     if (field < 1 || field > 0x1fffffff) throw new ProtobufDecodeError(`invalid field number ${field}`);
     if (wireType > 5) throw new ProtobufDecodeError(`invalid wire type ${wireType} for field ${field}`);
     return { field, wireType };
@@ -61,9 +78,8 @@ export class WireReader {
 
   /** The payload of a length-delimited field, as a view (no copy). */
   bytes(): Uint8Array {
-    const len = this.varint();
-    if (len > BigInt(this.end - this.pos)) throw new ProtobufDecodeError('length-delimited field runs past the end');
-    const n = Number(len);
+    const n = this.uint();
+    if (n > this.end - this.pos) throw new ProtobufDecodeError('length-delimited field runs past the end');
     const out = this.buf.subarray(this.pos, this.pos + n);
     this.pos += n;
     return out;
@@ -120,5 +136,28 @@ export class WireReader {
     const out = this.buf.subarray(this.pos, this.pos + n);
     this.pos += n;
     return out;
+  }
+}
+
+/** One field of a message: a varint's value (`num`) or a length-delimited payload (`data`). */
+export interface WireField {
+  field: number;
+  wireType: number;
+  /** The varint value (wire type 0), exact below 2^53. */
+  num: number;
+  /** The payload (wire type 2), a view into the message. */
+  data: Uint8Array;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** The fields of one message in wire order, fixed-width and group fields skipped: `for (const f of wireFields(buf))`. */
+export function* wireFields(buf: Uint8Array): Generator<WireField> {
+  const r = new WireReader(buf);
+  while (!r.done) {
+    const tag = r.tag();
+    if (tag.wireType === WireType.Varint) yield { field: tag.field, wireType: tag.wireType, num: r.uint(), data: EMPTY };
+    else if (tag.wireType === WireType.LengthDelimited) yield { field: tag.field, wireType: tag.wireType, num: 0, data: r.bytes() };
+    else r.skip(tag);
   }
 }

@@ -2,11 +2,11 @@ import { once } from 'node:events';
 import type { KubeObject } from '../../api/object.js';
 import { apiVersionOf } from '../../api/resource-info.js';
 import { ApiError, internalError } from '../../machinery/api-error.js';
-import { contentTypeOf } from '../http/respond.js';
 import { watchObjects, type WatchEventType } from '../registry/watch.js';
 import { parseListOptions, validateListOptions } from '../../machinery/query/options.js';
 import { selectionFrom } from '../selection.js';
 import { renderWatchObject } from './render.js';
+import { sharedWatchEvent, watchContentType, watchEventEncoder } from './watch-encoding.js';
 import type { RequestScope } from './scope.js';
 import { causeField } from '../trace/trace-query.js';
 import type { WriteCauses } from '../trace/write-causes.js';
@@ -24,7 +24,8 @@ export interface WatchSettings {
 export const WATCH_CAUSES_HEADER = 'x-skiff-watch-causes';
 
 /**
- * Streams watch events as newline-delimited JSON over a chunked response.
+ * Streams watch events over a chunked response: newline-delimited JSON, or
+ * length-prefixed protobuf WatchEvent frames when the client asked for protobuf.
  * Errors after the response started become an ERROR event, as upstream.
  */
 export async function handleWatch(scope: RequestScope, settings: WatchSettings): Promise<void> {
@@ -43,17 +44,18 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
   const timer = setTimeout(abort, timeoutSeconds * 1000);
   const done = settings.onWatchStart?.(scope.resource.resource);
 
-  res.writeHead(200, { 'Content-Type': contentTypeOf(rendering), 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.writeHead(200, { 'Content-Type': watchContentType(rendering), 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
 
   const causes = scope.req.headers[WATCH_CAUSES_HEADER] === 'true' ? settings.causes : undefined;
   let lastRv = opts.resourceVersion ?? '';
   let first = true;
-  const sendLine = async (line: string) => {
+  const sendLine = async (line: string | Buffer) => {
     if (res.writableEnded || res.destroyed) return;
     if (!res.write(line)) await Promise.race([once(res, 'drain'), once(controller.signal, 'abort')]);
   };
-  const send = (type: WatchEventType, object: unknown) => sendLine(`${JSON.stringify({ type, object })}\n`);
+  const encodeEvent = watchEventEncoder(rendering);
+  const send = (type: WatchEventType, object: unknown) => sendLine(encodeEvent(type, object));
   const bookmarkTimer = bookmarks
     ? setInterval(() => {
         if (!lastRv) return;
@@ -72,9 +74,9 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
       if (controller.signal.aborted) break;
       lastRv = ev.object.metadata?.resourceVersion ?? lastRv;
       if (rendering.kind === 'json' && causes) {
-        const line = sharedJsonLine(ev.type, ev.object);
+        const line = sharedWatchEvent(rendering, ev.type, ev.object) as string;
         await sendLine(`${line.slice(0, -2)}${causeField(causes, ev.object.metadata?.resourceVersion)}}\n`);
-      } else if (rendering.kind === 'json') await sendLine(sharedJsonLine(ev.type, ev.object));
+      } else if (rendering.kind === 'json' || rendering.kind === 'protobuf') await sendLine(sharedWatchEvent(rendering, ev.type, ev.object));
       else await send(ev.type, renderWatchObject(scope, rendering, ev.object, first));
       first = false;
     }
@@ -91,13 +93,4 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
     done?.();
     if (!res.writableEnded) res.end();
   }
-}
-
-/* Watchers of the same resource get the same decoded objects, so each event is serialized once for all of them. */
-const jsonLines = new WeakMap<KubeObject, Partial<Record<WatchEventType, string>>>();
-
-function sharedJsonLine(type: WatchEventType, object: KubeObject): string {
-  let lines = jsonLines.get(object);
-  if (!lines) jsonLines.set(object, (lines = {}));
-  return (lines[type] ??= `${JSON.stringify({ type, object })}\n`);
 }

@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { stringify } from 'yaml';
 import { listEnvelopeGoForm, toGoForm } from '../../api/json/go-form.js';
+import { PROTOBUF_CONTENT_TYPE } from '../../api/protobuf/decode-protobuf-object.js';
+import { canEncodeProtobuf, encodeProtobufObject } from '../../api/protobuf/encode-protobuf-object.js';
 import { escapeGoJson, goJson } from '../../api/json/go-json.js';
 import { isPrettyPrint } from '../../machinery/query/options.js';
 import { ApiError, notAcceptable } from '../../machinery/api-error.js';
@@ -10,33 +12,48 @@ import { parseAccept, type MediaType } from './media-type.js';
 export type Rendering =
   | { kind: 'json' }
   | { kind: 'yaml' }
+  | { kind: 'protobuf' }
   | { kind: 'table'; version: 'v1' | 'v1beta1' }
-  | { kind: 'metadata'; version: 'v1' | 'v1beta1' };
+  | { kind: 'metadata'; version: 'v1' | 'v1beta1'; protobuf?: boolean };
 
 const NOT_ACCEPTABLE =
-  'only the following media types are accepted: application/json, application/yaml, application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io';
+  'only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io';
 
-/** Picks the first acceptable rendering from the Accept header (protobuf is declined: we answer JSON). */
-export function negotiate(accept: string | undefined, opts: { allowTable: boolean }): Rendering {
+export interface NegotiateOptions {
+  allowTable: boolean;
+  /**
+   * Whether the resource's own objects can be sent as protobuf (built-in
+   * kinds; not custom resources, whose PartialObjectMetadata still can, as
+   * upstream's). When not, a protobuf clause is skipped and the next one in
+   * the Accept header (e.g. `application/json`) answers.
+   */
+  allowProtobuf: boolean;
+}
+
+/** Picks the first acceptable rendering from the Accept header, as upstream's content negotiation. */
+export function negotiate(accept: string | undefined, opts: NegotiateOptions): Rendering {
   for (const m of parseAccept(accept)) {
-    const r = renderingOf(m, opts.allowTable);
+    const r = renderingOf(m, opts);
     if (r) return r;
   }
   throw notAcceptable(NOT_ACCEPTABLE);
 }
 
-function renderingOf(m: MediaType, allowTable: boolean): Rendering | undefined {
+function renderingOf(m: MediaType, opts: NegotiateOptions): Rendering | undefined {
   const as = m.params.as;
-  if (m.type === 'application/json' && as) {
+  const protobuf = m.type === PROTOBUF_CONTENT_TYPE;
+  if ((m.type === 'application/json' || protobuf) && as) {
     if (m.params.g !== 'meta.k8s.io') return undefined;
     const version = m.params.v === 'v1beta1' ? 'v1beta1' : m.params.v === 'v1' ? 'v1' : undefined;
     if (!version) return undefined;
-    if (as === 'Table' && allowTable) return { kind: 'table', version };
-    if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return { kind: 'metadata', version };
+    // upstream serves Table only as JSON (it has no protobuf form)
+    if (as === 'Table' && opts.allowTable && !protobuf) return { kind: 'table', version };
+    if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return protobuf ? { kind: 'metadata', version, protobuf } : { kind: 'metadata', version };
     return undefined;
   }
   if (m.type === 'application/json' || m.type === '*/*' || m.type === 'application/*') return { kind: 'json' };
   if (m.type === 'application/yaml') return { kind: 'yaml' };
+  if (protobuf && opts.allowProtobuf) return { kind: 'protobuf' };
   return undefined;
 }
 
@@ -44,13 +61,19 @@ export function contentTypeOf(r: Rendering): string {
   switch (r.kind) {
     case 'yaml':
       return 'application/yaml';
+    case 'protobuf':
+      return PROTOBUF_CONTENT_TYPE;
     case 'table':
       return `application/json;as=Table;v=${r.version};g=meta.k8s.io`;
     case 'metadata':
-      return `application/json;as=PartialObjectMetadata;v=${r.version};g=meta.k8s.io`;
+      return `${r.protobuf ? PROTOBUF_CONTENT_TYPE : 'application/json'};as=PartialObjectMetadata;v=${r.version};g=meta.k8s.io`;
     default:
       return 'application/json';
   }
+}
+
+function isProtobuf(r: Rendering): boolean {
+  return r.kind === 'protobuf' || (r.kind === 'metadata' && r.protobuf === true);
 }
 
 /** Whether the client asked for indented JSON (`pretty`, or curl, Wget and browsers by default). */
@@ -67,6 +90,14 @@ function wantsPretty(res: ServerResponse): boolean {
  * newline, indentation when the client wants it pretty.
  */
 export function writeBody(res: ServerResponse, code: number, body: unknown, rendering: Rendering = { kind: 'json' }, headers: Record<string, string> = {}): void {
+  if (isProtobuf(rendering) && canEncodeProtobuf(body)) {
+    const buf = encodeProtobufObject(body as Record<string, unknown>);
+    res.writeHead(code, { 'Content-Type': contentTypeOf(rendering), 'Content-Length': String(buf.length), ...headers });
+    res.end(buf);
+    return;
+  }
+  // a body without a protobuf form (discovery, a Scale of a custom resource) goes out as JSON
+  if (isProtobuf(rendering)) rendering = { kind: 'json' };
   const value = rendering.kind === 'json' || rendering.kind === 'yaml' ? listEnvelopeGoForm(body) ?? toGoForm(body) : body;
   const text = rendering.kind === 'yaml' ? stringify(value) : goJson(value, wantsPretty(res));
   const buf = Buffer.from(text);
@@ -90,5 +121,18 @@ export function writeError(res: ServerResponse, err: ApiError): void {
   }
   const headers: Record<string, string> = {};
   if (err.details?.retryAfterSeconds) headers['Retry-After'] = String(err.details.retryAfterSeconds);
-  writeBody(res, err.code, err.toStatus(), { kind: 'json' }, headers);
+  writeBody(res, err.code, err.toStatus(), statusRendering(res.req?.headers.accept), headers);
+}
+
+/**
+ * A Status goes out as protobuf when that is the client's first choice
+ * among the media types a Status has (upstream's ErrorNegotiated), even for
+ * resources whose objects are JSON-only; otherwise as JSON.
+ */
+function statusRendering(accept: string | undefined): Rendering {
+  for (const m of parseAccept(accept)) {
+    if (m.type === PROTOBUF_CONTENT_TYPE && !m.params.as) return { kind: 'protobuf' };
+    if (m.type === 'application/json' || m.type === 'application/yaml' || m.type === '*/*' || m.type === 'application/*') return { kind: 'json' };
+  }
+  return { kind: 'json' };
 }

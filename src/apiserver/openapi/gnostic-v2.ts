@@ -1,5 +1,8 @@
 import { stringify } from 'yaml';
-import { ProtoWriter } from './protobuf-writer.js';
+import { WireWriter } from '../../api/protobuf/wire-writer.js';
+
+/** gnostic's messages are proto3: zero scalars are left out. */
+const proto3 = () => new WireWriter({ skipDefaults: true });
 
 /**
  * Encodes a swagger 2.0 JSON document as gnostic's `openapi.v2.Document`
@@ -12,7 +15,7 @@ import { ProtoWriter } from './protobuf-writer.js';
  */
 
 type Json = Record<string, unknown>;
-type FieldWriter = (w: ProtoWriter, field: number, value: unknown) => void;
+type FieldWriter = (w: WireWriter, field: number, value: unknown) => void;
 type Kind = 'string' | 'bool' | 'int64' | 'double' | 'strings' | FieldWriter;
 
 interface MessageTable {
@@ -32,8 +35,8 @@ export class GnosticEncodingError extends Error {
   }
 }
 
-function encode(table: MessageTable, value: unknown): ProtoWriter {
-  const w = new ProtoWriter();
+function encode(table: MessageTable, value: unknown): WireWriter {
+  const w = proto3();
   if (!value || typeof value !== 'object') throw new GnosticEncodingError(`${table.name} expects an object`, String(value));
   for (const [key, v] of Object.entries(value as Json)) {
     if (v === undefined) continue;
@@ -48,7 +51,7 @@ function encode(table: MessageTable, value: unknown): ProtoWriter {
   return w;
 }
 
-function writeField(w: ProtoWriter, no: number, kind: Kind, v: unknown): void {
+function writeField(w: WireWriter, no: number, kind: Kind, v: unknown): void {
   switch (kind) {
     case 'string':
       w.string(no, String(v));
@@ -70,8 +73,8 @@ function writeField(w: ProtoWriter, no: number, kind: Kind, v: unknown): void {
   }
 }
 
-function namedAny(name: string, value: unknown): ProtoWriter {
-  return new ProtoWriter().string(1, name).message(2, new ProtoWriter().string(2, stringify(value)));
+function namedAny(name: string, value: unknown): WireWriter {
+  return proto3().string(1, name).message(2, proto3().string(2, stringify(value)));
 }
 
 const message =
@@ -87,9 +90,9 @@ const repeated =
 const namedMap =
   (inner: number, value: FieldWriter): FieldWriter =>
   (w, no, v) => {
-    const wrapper = new ProtoWriter();
+    const wrapper = proto3();
     for (const [name, item] of Object.entries(v as Json)) {
-      const named = new ProtoWriter().string(1, name);
+      const named = proto3().string(1, name);
       value(named, 2, item);
       wrapper.message(inner, named);
     }
@@ -112,7 +115,7 @@ const SCHEMA: MessageTable = {
     minItems: [15, 'int64'],
     uniqueItems: [16, 'bool'],
     required: [19, 'strings'],
-    additionalProperties: [21, (w, no, v) => w.message(no, typeof v === 'boolean' ? new ProtoWriter().bool(2, v) : new ProtoWriter().message(1, encode(SCHEMA, v)))],
+    additionalProperties: [21, (w, no, v) => w.message(no, typeof v === 'boolean' ? proto3().bool(2, v) : proto3().message(1, encode(SCHEMA, v)))],
     type: [22, (w, no, v) => w.message(no, typeItem(v))],
     items: [23, (w, no, v) => w.message(no, itemsItem(v))],
     allOf: [24, repeated(() => SCHEMA)],
@@ -122,14 +125,14 @@ const SCHEMA: MessageTable = {
   extensions: 31,
 };
 
-function typeItem(v: unknown): ProtoWriter {
-  const w = new ProtoWriter();
+function typeItem(v: unknown): WireWriter {
+  const w = proto3();
   writeField(w, 1, 'strings', Array.isArray(v) ? v : [v]);
   return w;
 }
 
-function itemsItem(v: unknown): ProtoWriter {
-  const w = new ProtoWriter();
+function itemsItem(v: unknown): WireWriter {
+  const w = proto3();
   for (const s of Array.isArray(v) ? v : [v]) w.message(1, encode(SCHEMA, s));
   return w;
 }
@@ -154,24 +157,24 @@ const PATH_PARAMETER: MessageTable = {
 /** ParametersItem { oneof { Parameter parameter = 1; JsonReference json_reference = 2; } } */
 const parametersItem: FieldWriter = (w, no, v) => {
   for (const p of v as Json[]) {
-    let parameter: ProtoWriter;
-    if (p.in === 'body') parameter = new ProtoWriter().message(1, encode(BODY_PARAMETER, p));
-    else if (p.in === 'query') parameter = new ProtoWriter().message(2, new ProtoWriter().message(3, encode(QUERY_PARAMETER, p)));
-    else if (p.in === 'path') parameter = new ProtoWriter().message(2, new ProtoWriter().message(4, encode(PATH_PARAMETER, p)));
+    let parameter: WireWriter;
+    if (p.in === 'body') parameter = proto3().message(1, encode(BODY_PARAMETER, p));
+    else if (p.in === 'query') parameter = proto3().message(2, proto3().message(3, encode(QUERY_PARAMETER, p)));
+    else if (p.in === 'path') parameter = proto3().message(2, proto3().message(4, encode(PATH_PARAMETER, p)));
     else throw new GnosticEncodingError('unsupported parameter location', String(p.in));
-    w.message(no, new ProtoWriter().message(1, parameter));
+    w.message(no, proto3().message(1, parameter));
   }
 };
 
 const RESPONSE: MessageTable = {
   name: 'Response',
-  fields: { description: [1, 'string'], schema: [2, (w, no, v) => w.message(no, new ProtoWriter().message(1, encode(SCHEMA, v)))] },
+  fields: { description: [1, 'string'], schema: [2, (w, no, v) => w.message(no, proto3().message(1, encode(SCHEMA, v)))] },
   extensions: 5,
 };
 /** Responses { repeated NamedResponseValue response_code = 1; } with ResponseValue { Response response = 1; } */
 const responses: FieldWriter = (w, no, v) => {
-  const out = new ProtoWriter();
-  for (const [code, r] of Object.entries(v as Json)) out.message(1, new ProtoWriter().string(1, code).message(2, new ProtoWriter().message(1, encode(RESPONSE, r))));
+  const out = proto3();
+  for (const [code, r] of Object.entries(v as Json)) out.message(1, proto3().string(1, code).message(2, proto3().message(1, encode(RESPONSE, r))));
   w.message(no, out);
 };
 

@@ -1,4 +1,8 @@
-import { fields, ProtoWriter } from './proto-wire.js';
+import { wireFields as fields } from '../../api/protobuf/wire-reader.js';
+import { WireWriter } from '../../api/protobuf/wire-writer.js';
+
+/** etcd's messages are proto3: zero scalars are left out unless a oneof needs them. */
+const proto3 = () => new WireWriter({ skipDefaults: true });
 
 /**
  * Encoders and decoders for the slice of etcd's v3 API (etcdserverpb and
@@ -87,8 +91,8 @@ export interface WatchResponse {
   events: EtcdEvent[];
 }
 
-function rangeRequest(r: RangeRequest): ProtoWriter {
-  return new ProtoWriter()
+function rangeRequest(r: RangeRequest): WireWriter {
+  return proto3()
     .bytes(1, r.key, true)
     .bytes(2, r.rangeEnd)
     .uint(3, r.limit)
@@ -101,18 +105,18 @@ export function encodeRangeRequest(r: RangeRequest): Uint8Array {
   return rangeRequest(r).finish();
 }
 
-function requestOp(op: RequestOp): ProtoWriter {
-  const w = new ProtoWriter();
+function requestOp(op: RequestOp): WireWriter {
+  const w = proto3();
   if ('range' in op) return w.message(1, rangeRequest(op.range));
-  if ('put' in op) return w.message(2, new ProtoWriter().bytes(1, op.put.key, true).bytes(2, op.put.value).uint(4, op.put.prevKv));
-  return w.message(3, new ProtoWriter().bytes(1, op.deleteRange.key, true).bytes(2, op.deleteRange.rangeEnd).uint(3, op.deleteRange.prevKv));
+  if ('put' in op) return w.message(2, proto3().bytes(1, op.put.key, true).bytes(2, op.put.value).uint(4, op.put.prevKv));
+  return w.message(3, proto3().bytes(1, op.deleteRange.key, true).bytes(2, op.deleteRange.rangeEnd).uint(3, op.deleteRange.prevKv));
 }
 
 export function encodeTxnRequest(t: TxnRequest): Uint8Array {
-  const w = new ProtoWriter();
+  const w = proto3();
   for (const c of t.compare) {
     // result EQUAL (0) is the default; target CREATE = 1, MOD = 2; the oneof value must be present even when 0.
-    const cmp = new ProtoWriter().uint(2, c.target === 'create' ? 1 : 2).bytes(3, c.key, true);
+    const cmp = proto3().uint(2, c.target === 'create' ? 1 : 2).bytes(3, c.key, true);
     cmp.uint(c.target === 'create' ? 5 : 6, c.value, true);
     w.message(1, cmp);
   }
@@ -122,21 +126,21 @@ export function encodeTxnRequest(t: TxnRequest): Uint8Array {
 }
 
 export function encodeCompactionRequest(revision: number): Uint8Array {
-  return new ProtoWriter().uint(1, revision).finish();
+  return proto3().uint(1, revision).finish();
 }
 
 export function encodeWatchCreate(r: WatchCreateRequest): Uint8Array {
-  const create = new ProtoWriter()
+  const create = proto3()
     .bytes(1, r.key, true)
     .bytes(2, r.rangeEnd)
     .uint(3, r.startRevision)
     .uint(4, r.progressNotify)
     .uint(6, r.prevKv);
-  return new ProtoWriter().message(1, create).finish();
+  return proto3().message(1, create).finish();
 }
 
 export function encodeWatchProgress(): Uint8Array {
-  return new ProtoWriter().message(3, new ProtoWriter()).finish();
+  return proto3().message(3, proto3()).finish();
 }
 
 /** The revision in a ResponseHeader. */

@@ -89,6 +89,7 @@ export const CORE_V1 = messages({
     4: 'reason',
     11: 'nominatedNodeName',
     5: 'hostIP',
+    16: 'hostIPs:HostIP[]',
     6: 'podIP',
     12: 'podIPs:PodIP[]',
     7: 'startTime:Time*',
@@ -106,6 +107,7 @@ export const CORE_V1 = messages({
     6: 'message',
   },
   PodIP: { 1: 'ip!' },
+  HostIP: { 1: 'ip!' },
   ContainerStatus: {
     1: 'name!',
     2: 'state:ContainerState',

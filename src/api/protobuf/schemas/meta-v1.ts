@@ -53,4 +53,8 @@ export const META_V1 = messages({
     6: 'ignoreStoreReadErrorWithClusterBreakingPotential:b*',
   },
   Preconditions: { 1: 'uid:s*', 2: 'resourceVersion:s*' },
+  Status: { 1: 'metadata:ListMeta', 2: 'status', 3: 'message', 4: 'reason', 5: 'details:StatusDetails*', 6: 'code:i32' },
+  StatusDetails: { 1: 'name', 2: 'group', 3: 'kind', 6: 'uid', 4: 'causes:StatusCause[]', 5: 'retryAfterSeconds:i32' },
+  StatusCause: { 1: 'reason', 2: 'message', 3: 'field' },
+  PartialObjectMetadata: { 1: 'metadata:ObjectMeta' },
 });

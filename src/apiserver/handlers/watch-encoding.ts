@@ -1,0 +1,41 @@
+import type { KubeObject } from '../../api/object.js';
+import { encodeProtobufWatchEvent, PROTOBUF_WATCH_CONTENT_TYPE } from '../../api/protobuf/encode-protobuf-object.js';
+import { contentTypeOf, type Rendering } from '../http/respond.js';
+import type { WatchEventType } from '../registry/watch.js';
+
+/** The bytes of one watch event on the wire. */
+export type WatchEventEncoder = (type: WatchEventType, object: unknown) => string | Buffer;
+
+/** Whether events go out as length-prefixed protobuf WatchEvent frames. */
+export function isProtobufWatch(r: Rendering): boolean {
+  return r.kind === 'protobuf' || (r.kind === 'metadata' && r.protobuf === true);
+}
+
+/** The watch response's media type: upstream adds `;stream=watch` for protobuf. */
+export function watchContentType(r: Rendering): string {
+  if (r.kind === 'protobuf') return PROTOBUF_WATCH_CONTENT_TYPE;
+  if (r.kind === 'metadata' && r.protobuf) return `${contentTypeOf(r)};stream=watch`;
+  return contentTypeOf(r);
+}
+
+/** Newline-delimited JSON `{"type":…,"object":…}`, or protobuf frames (4-byte big-endian length + metav1.WatchEvent). */
+export function watchEventEncoder(r: Rendering): WatchEventEncoder {
+  if (isProtobufWatch(r)) return (type, object) => encodeProtobufWatchEvent(type, object as Record<string, unknown>);
+  return (type, object) => `${JSON.stringify({ type, object })}\n`;
+}
+
+/* Watchers of the same resource get the same decoded objects, so each event is encoded once for all of them. */
+const jsonLines = new WeakMap<KubeObject, Partial<Record<WatchEventType, string>>>();
+const protobufFrames = new WeakMap<KubeObject, Partial<Record<WatchEventType, Buffer>>>();
+
+/** The event of a stored object in the resource's own form (JSON or protobuf), encoded once per object and type. */
+export function sharedWatchEvent(r: Rendering, type: WatchEventType, object: KubeObject): string | Buffer {
+  if (r.kind === 'protobuf') {
+    let frames = protobufFrames.get(object);
+    if (!frames) protobufFrames.set(object, (frames = {}));
+    return (frames[type] ??= encodeProtobufWatchEvent(type, object));
+  }
+  let lines = jsonLines.get(object);
+  if (!lines) jsonLines.set(object, (lines = {}));
+  return (lines[type] ??= `${JSON.stringify({ type, object })}\n`);
+}
