@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { SqliteStorage } from '../src/storage/sqlite/index.js';
 import { startServer } from '../test/e2e/harness.js';
 import { clientFromKubeconfig } from '../test/e2e/raw-client.js';
+import { decodeProtobufObject } from '../src/api/protobuf/decode-protobuf-object.js';
+import { wireFields } from '../src/api/protobuf/wire-reader.js';
 import { DeliveryLedger, fmt, percentile, printTable, runConcurrent, type Row } from './stats.js';
 
 /** A realistic pod: ~1.5 KB of JSON, like a small Deployment's pods. */
@@ -51,6 +53,14 @@ export async function run(): Promise<void> {
       { figure: `watch delivery p99 ms (${WATCHERS} watchers)`, api: fmt(api.watchP99, 2), storage: fmt(raw.watchP99, 2), ratio: ratio(api.watchP99, raw.watchP99) },
     ];
     printTable('skiff API server vs raw SQLite storage', rows);
+    const pb: Row[] = [
+      { figure: `list ${N_LIST} pods ms (best of 5, client decode included)`, api: fmt(api.listMs, 1), storage: fmt(api.pbListMs, 1), ratio: ratio(api.pbListMs, api.listMs) },
+      { figure: `list ${N_LIST} pods response KB`, api: fmt(api.listBytes / 1024, 0), storage: fmt(api.pbListBytes / 1024, 0), ratio: ratio(api.pbListBytes, api.listBytes) },
+      { figure: `watch delivery p50 ms (${WATCHERS} watchers)`, api: fmt(api.watchP50, 2), storage: fmt(api.pbWatchP50, 2), ratio: ratio(api.pbWatchP50, api.watchP50) },
+      { figure: `watch delivery p99 ms (${WATCHERS} watchers)`, api: fmt(api.watchP99, 2), storage: fmt(api.pbWatchP99, 2), ratio: ratio(api.pbWatchP99, api.watchP99) },
+      { figure: 'watch event bytes (one pod)', api: fmt(api.watchEventBytes, 0), storage: fmt(api.pbWatchEventBytes, 0), ratio: ratio(api.pbWatchEventBytes, api.watchEventBytes) },
+    ];
+    printTable('skiff API server: JSON vs protobuf (Accept: application/vnd.kubernetes.protobuf)', pb, { figure: 'figure', api: 'JSON', storage: 'protobuf', ratio: 'protobuf/JSON' });
     process.stdout.write(
       `\ntargets: API creates >= 50% of raw storage throughput (32 clients: ${fmt((100 * api.concRate) / raw.concRate, 0)}%), ` +
         `list of ${N_LIST} pods < 300 ms (${fmt(api.listMs, 0)} ms), watch delivery p99 < 50 ms (${fmt(api.watchP99, 1)} ms)\n`,
@@ -116,12 +126,26 @@ async function apiFigures(dataDir: string) {
     const concRate = N_CONC / ((performance.now() - t1) / 1000);
     await runConcurrent(Math.max(0, N_LIST - N_SEQ - N_CONC), 32, (i) => create(`fill-${i}`));
     let listMs = Infinity;
+    let listBytes = 0;
     for (let i = 0; i < 5; i++) {
       const s = performance.now();
       const r = await client.request('GET', '/api/v1/namespaces/bench/pods');
       const items = (JSON.parse(r.body) as { items: unknown[] }).items.length;
       if (items < N_LIST) throw new Error(`listed ${items} pods, expected ${N_LIST}`);
       listMs = Math.min(listMs, performance.now() - s);
+      listBytes = Buffer.byteLength(r.body);
+    }
+    // the same list as protobuf, decoded by the client into the same JSON objects
+    let pbListMs = Infinity;
+    let pbListBytes = 0;
+    for (let i = 0; i < 5; i++) {
+      const s = performance.now();
+      const r = await client.send('GET', '/api/v1/namespaces/bench/pods', undefined, { Accept: 'application/vnd.kubernetes.protobuf, application/json' });
+      if (!String(r.headers['content-type']).startsWith('application/vnd.kubernetes.protobuf')) throw new Error(`expected protobuf, got ${String(r.headers['content-type'])}`);
+      const items = (decodeProtobufObject(r.bytes).items as unknown[]).length;
+      if (items < N_LIST) throw new Error(`listed ${items} pods as protobuf, expected ${N_LIST}`);
+      pbListMs = Math.min(pbListMs, performance.now() - s);
+      pbListBytes = r.bytes.length;
     }
     await client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watch' } });
     const ledger = new DeliveryLedger(WATCHERS, 20_000);
@@ -145,11 +169,70 @@ async function apiFigures(dataDir: string) {
     closers.forEach((c) => c());
     ledger.assertComplete('API watch');
     const delivery = ledger.latencies;
-    return { seqRate, seqP50: percentile(seq, 50), seqP99: percentile(seq, 99), concRate, concP50: percentile(conc, 50), concP99: percentile(conc, 99), listMs, watchP50: percentile(delivery, 50), watchP99: percentile(delivery, 99) };
+    const pb = await protobufWatchFigures(client);
+    return {
+      seqRate,
+      seqP50: percentile(seq, 50),
+      seqP99: percentile(seq, 99),
+      concRate,
+      concP50: percentile(conc, 50),
+      concP99: percentile(conc, 99),
+      listMs,
+      listBytes,
+      pbListMs,
+      pbListBytes,
+      watchP50: percentile(delivery, 50),
+      watchP99: percentile(delivery, 99),
+      ...pb,
+    };
   } finally {
     client.close();
     await server.stop();
   }
 }
 
+/**
+ * The watch figures again with protobuf watchers (length-prefixed WatchEvent
+ * frames), each frame decoded to the pod's name as a client must; plus the
+ * size of one event in each encoding.
+ */
+async function protobufWatchFigures(client: ReturnType<typeof clientFromKubeconfig>) {
+  await client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watchpb' } });
+  const ledger = new DeliveryLedger(WATCHERS, 20_000);
+  const current = (JSON.parse((await client.request('GET', '/api/v1/namespaces/watchpb/pods?limit=1')).body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  let pbWatchEventBytes = 0;
+  const closers = await Promise.all(
+    Array.from({ length: WATCHERS }, () =>
+      client.watchProtobuf(`/api/v1/namespaces/watchpb/pods?watch=1&resourceVersion=${current}`, (frame) => {
+        const ev = decodeWatchEvent(frame);
+        if (ev.type !== 'ADDED') return;
+        pbWatchEventBytes = frame.length + 4;
+        ledger.arrived(decodeProtobufObject(ev.raw).metadata?.name ?? '');
+      }),
+    ),
+  );
+  await new Promise((r) => setTimeout(r, 200));
+  for (let i = 0; i < WATCH_WRITES; i++) {
+    const name = `w-${i}`;
+    ledger.wrote(name);
+    const r = await client.request('POST', '/api/v1/namespaces/watchpb/pods', { ...pod(name), metadata: { ...pod(name).metadata, namespace: 'watchpb' } });
+    if (r.status !== 201) throw new Error(`create ${name}: ${r.status} ${r.body}`);
+  }
+  await ledger.settle(20_000);
+  closers.forEach((c) => c());
+  ledger.assertComplete('API protobuf watch');
+  const created = await client.request('GET', '/api/v1/namespaces/watchpb/pods/w-0');
+  const watchEventBytes = Buffer.byteLength(`{"type":"ADDED","object":${created.body.trimEnd()}}\n`);
+  return { pbWatchP50: percentile(ledger.latencies, 50), pbWatchP99: percentile(ledger.latencies, 99), pbWatchEventBytes, watchEventBytes };
+}
 
+/** metav1.WatchEvent {1 type, 2 object: RawExtension {1 raw}}. */
+function decodeWatchEvent(frame: Buffer): { type: string; raw: Uint8Array } {
+  let type = '';
+  let raw: Uint8Array = new Uint8Array(0);
+  for (const f of wireFields(frame)) {
+    if (f.field === 1) type = Buffer.from(f.data).toString();
+    else if (f.field === 2) for (const g of wireFields(f.data)) if (g.field === 1) raw = g.data;
+  }
+  return { type, raw };
+}

@@ -17,8 +17,7 @@ export interface Row {
   ratio: string;
 }
 
-export function printTable(title: string, rows: Row[]): void {
-  const head: Row = { figure: 'figure', api: 'API', storage: 'raw storage', ratio: 'API/storage' };
+export function printTable(title: string, rows: Row[], head: Row = { figure: 'figure', api: 'API', storage: 'raw storage', ratio: 'API/storage' }): void {
   const all = [head, ...rows];
   const w = (k: keyof Row) => Math.max(...all.map((r) => r[k].length));
   process.stdout.write(`\n${title}\n`);

@@ -57,6 +57,25 @@ export function clientFromKubeconfig(path: string, maxSockets = 64) {
       req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
       req.end();
     });
+  /** Opens a watch asking for protobuf (as client-go does) and calls onFrame with each WatchEvent message (the bytes after the 4-byte length). */
+  const watchProtobuf = (path: string, onFrame: (frame: Buffer) => void): Promise<() => void> =>
+    new Promise((resolve, reject) => {
+      const headers = { Accept: 'application/vnd.kubernetes.protobuf, application/json' };
+      const req = https.request({ ...target(path), method: 'GET', headers }, (res) => {
+        let buf: Buffer = Buffer.alloc(0);
+        res.on('data', (chunk: Buffer) => {
+          buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
+          while (buf.length >= 4 && buf.length >= 4 + buf.readUInt32BE(0)) {
+            const end = 4 + buf.readUInt32BE(0);
+            onFrame(buf.subarray(4, end));
+            buf = buf.subarray(end);
+          }
+        });
+        resolve(() => req.destroy());
+      });
+      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
+      req.end();
+    });
   /** Options for a long-lived request of one's own (its own agent): host, port, path and the client certificate. */
   const target = (path: string): https.RequestOptions => ({
     host: server.hostname,
@@ -64,5 +83,5 @@ export function clientFromKubeconfig(path: string, maxSockets = 64) {
     path,
     agent: new https.Agent({ ca: agent.options.ca, cert: agent.options.cert, key: agent.options.key }),
   });
-  return { request, send, watch, target, close: () => agent.destroy() };
+  return { request, send, watch, watchProtobuf, target, close: () => agent.destroy() };
 }
