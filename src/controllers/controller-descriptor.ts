@@ -2,6 +2,7 @@ import type { Client } from '../client/rest/client.js';
 import type { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 import type { EventRecorder } from '../client/events/event-recorder.js';
 import type { Logger } from '../machinery/logger.js';
+import type { Clock } from '../base/clock.js';
 import type { MetricsRegistry } from '../machinery/metrics/registry.js';
 
 /** Makes an event recorder reporting as `component` (e.g. `deployment-controller`). */
@@ -49,6 +50,8 @@ export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = {
 
 /** What the controller manager hands every controller it starts. */
 export interface ControllerContext {
+  /** The controller's name (its descriptor's), for metrics labels and queue names. */
+  name: string;
   /** Shared by all controllers of the process (one connection pool and rate limiter). */
   client: Client;
   /**
@@ -63,6 +66,8 @@ export interface ControllerContext {
   metrics: MetricsRegistry;
   /** Aborts when leadership is lost or the process stops. */
   signal: AbortSignal;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
   /** Flag-driven tunables; unset means DEFAULT_CONTROLLER_CONFIG. */
   config?: Partial<ControllerConfig>;
 }
@@ -74,8 +79,8 @@ export function controllerConfig(ctx: Pick<ControllerContext, 'config'>): Contro
 
 /**
  * One controller of `skiff controller-manager`. Each folder
- * `src/controllers/<name>/index.ts` exports one as `controller`; the manager
- * finds them by reading the folder, so adding a controller edits nothing else.
+ * `src/controllers/<name>/index.ts` exports one as `controller`, and
+ * `src/controllers/registry.ts` lists it.
  */
 export interface ControllerDescriptor {
   /** As in `--controllers` (upstream's names: `deployment`, `replicaset`, `garbagecollector`, …). */

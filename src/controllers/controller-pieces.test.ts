@@ -9,7 +9,8 @@ import { semanticEqual } from './semantic-equal.js';
 import { podsToDelete } from './replicaset/rank-pods-for-deletion.js';
 import { resolveFenceposts } from './deployment/fenceposts.js';
 import { computeHash, equalIgnoreHash } from './deployment/pod-template-hash.js';
-import { loadControllers } from './load-controllers.js';
+import { readdir } from 'node:fs/promises';
+import { CONTROLLERS } from './registry.js';
 
 const c = (name: string, disabledByDefault = false): ControllerDescriptor => ({ name, disabledByDefault, start: async () => {} });
 
@@ -22,9 +23,20 @@ test('--controllers: * enables defaults, names enable, -names disable, unknown n
   assert.throws(() => names(['nope']), UnknownControllerError);
 });
 
-test('loadControllers finds the controllers in their folders', async () => {
-  const names = (await loadControllers()).map((x) => x.name);
-  for (const n of ['deployment', 'garbagecollector', 'namespace', 'replicaset']) assert.ok(names.includes(n), n);
+test('the registry lists every controller folder once, under unique names', async () => {
+  const dir = new URL('./', import.meta.url);
+  const folders: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    if (!e.isDirectory()) continue;
+    const files = await readdir(new URL(`${e.name}/`, dir));
+    if (!files.includes('index.ts')) continue;
+    const mod = (await import(new URL(`${e.name}/index.ts`, dir).href)) as { controller?: ControllerDescriptor };
+    if (mod.controller) folders.push(e.name);
+    if (mod.controller) assert.ok(CONTROLLERS.includes(mod.controller), `src/controllers/${e.name} is missing from registry.ts`);
+  }
+  assert.equal(CONTROLLERS.length, folders.length);
+  assert.equal(new Set(CONTROLLERS.map((c) => c.name)).size, CONTROLLERS.length);
+  for (const n of ['deployment', 'garbagecollector', 'namespace', 'replicaset']) assert.ok(CONTROLLERS.some((c) => c.name === n), n);
 });
 
 test('expectations hold until observed or expired', () => {

@@ -46,7 +46,7 @@ export async function runControllers(o: RunControllersOptions, signal: AbortSign
     };
     logger.info('starting controller');
     try {
-      await c.start({ client, informers, eventRecorder, logger, metrics: o.metrics, signal, config: o.config });
+      await c.start({ name: c.name, client, informers, eventRecorder, logger, metrics: o.metrics, signal, config: o.config });
     } catch (err) {
       logger.error('controller failed', { error: err instanceof Error ? err.stack : String(err) });
     }

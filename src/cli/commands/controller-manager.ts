@@ -6,7 +6,7 @@ import { CLIENT_FLAGS, clientFromFlags, healthFlags, healthPort, LEADER_GAUGE, l
 import { UsageError } from '../flags.js';
 import { DaemonServer } from '../../base/http/daemon-server.js';
 import { MetricsRegistry } from '../../machinery/metrics/registry.js';
-import { loadControllers } from '../../controllers/load-controllers.js';
+import { CONTROLLERS } from '../../controllers/registry.js';
 import { selectControllers, UnknownControllerError } from '../../controllers/controller-selection.js';
 import { runControllers } from '../../controllers/run-controllers.js';
 import { CidrError, CidrSet } from '../../controllers/nodeipam/cidr-set.js';
@@ -86,7 +86,7 @@ export const command: ComponentCommand = {
     const logger = ctx.logger;
     let selected;
     try {
-      selected = selectControllers(await loadControllers(), String(flags.controllers).split(','));
+      selected = selectControllers(CONTROLLERS, String(flags.controllers).split(','));
     } catch (err) {
       if (err instanceof UnknownControllerError) throw new UsageError(err.message);
       throw err;

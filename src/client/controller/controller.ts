@@ -7,6 +7,8 @@ import { RateLimitingQueue } from '../workqueue/rate-limiting-queue.js';
 import { QueueMetrics } from '../workqueue/queue-metrics.js';
 import type { RateLimiter } from '../workqueue/rate-limiter.js';
 import type { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import type { Logger } from '../../machinery/logger.js';
+import { logSyncError } from './sync-error.js';
 import { TerminalError, type Reconciler, type ReconcileResult } from './reconciler.js';
 import type { EnqueueFunc } from './owned-by.js';
 import { ATTR } from '../../trace/attributes.js';
@@ -20,7 +22,9 @@ export interface ControllerOptions {
   workers?: number;
   rateLimiter?: RateLimiter<string>;
   metrics?: MetricsRegistry;
-  /** A reconcile failed; the key is retried (or dropped for TerminalError). */
+  /** Failed syncs are logged here, the same way for every controller (see logSyncError). */
+  logger?: Logger;
+  /** A reconcile failed (after it was logged); the key is retried (or dropped for TerminalError). */
   onError?: (key: string, err: unknown) => void;
 }
 
@@ -122,6 +126,7 @@ export class Controller {
   /** The one place a reconcile outcome becomes a queue action. */
   private handle(key: string, outcome: { result?: ReconcileResult | void; error?: unknown }): void {
     if (outcome.error !== undefined) {
+      if (this.options.logger) logSyncError(this.options.logger, key, outcome.error);
       this.options.onError?.(key, outcome.error);
       if (outcome.error instanceof TerminalError) this.queue.forget(key);
       else this.queue.addRateLimited(key);

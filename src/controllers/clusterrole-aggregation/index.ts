@@ -1,7 +1,6 @@
 import type { ClusterRole } from 'kubernetes-types/rbac/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { newController } from '../new-controller.js';
 import { CLUSTER_ROLES, ClusterRoleAggregationReconciler } from './clusterrole-aggregation-reconciler.js';
 
 export const controller: ControllerDescriptor = {
@@ -9,12 +8,9 @@ export const controller: ControllerDescriptor = {
   async start(ctx) {
     const clusterRoles = ctx.informers.forResource<ClusterRole>(CLUSTER_ROLES);
     const reconciler = new ClusterRoleAggregationReconciler({ client: ctx.client, clusterRoles: clusterRoles.lister });
-    const c = new Controller({
-      name: 'clusterrole-aggregation',
+    const c = newController(ctx, {
       workers: 1,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('clusterrole-aggregation', reconciler, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('aggregating cluster role rules failed', { clusterRole: key, error: err }),
+      reconciler,
     })
       // any change to any cluster role may change what an aggregated one selects
       .watches(clusterRoles, {

@@ -1,8 +1,7 @@
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import { ownedBy } from '../../client/controller/owned-by.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { newController } from '../new-controller.js';
 import { CRONJOBS, CronJobReconciler, JOBS } from './cronjob-reconciler.js';
 
 export const controller: ControllerDescriptor = {
@@ -16,12 +15,9 @@ export const controller: ControllerDescriptor = {
       jobs: jobs.lister,
       recorder: ctx.eventRecorder('cronjob-controller'),
     });
-    const c = new Controller({
-      name: 'cronjob',
+    const c = newController(ctx, {
       workers: 5,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('cronjob', reconciler, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('sync failed', { key, error: String(err) }),
+      reconciler,
     })
       .watches(cronJobs, { enqueue: 'self' })
       .watches(jobs, { enqueue: ownedBy<Job>('CronJob', 'batch') });

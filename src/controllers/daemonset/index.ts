@@ -1,12 +1,11 @@
 import type { ControllerRevision, DaemonSet } from 'kubernetes-types/apps/v1.js';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import { ownedBy } from '../../client/controller/owned-by.js';
 import { metaNamespaceKey } from '../../client/cache/store.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
+import { newController } from '../new-controller.js';
 import { PodExpectations } from '../history/pod-expectations.js';
 import { CONTROLLER_REVISIONS } from '../history/revision-store.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
 import { DAEMONSETS, DaemonSetReconciler, NODES, PODS } from './daemon-set-reconciler.js';
 
 export const controller: ControllerDescriptor = {
@@ -25,12 +24,9 @@ export const controller: ControllerDescriptor = {
       expectations: new PodExpectations(),
       recorder: ctx.eventRecorder('daemonset-controller'),
     });
-    const c = new Controller({
-      name: 'daemonset',
+    const c = newController(ctx, {
       workers: 2,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('daemonset', reconciler, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('sync failed', { key, error: String(err) }),
+      reconciler,
     })
       .watches(daemonSets, { enqueue: 'self' })
       .watches(pods, { enqueue: ownedBy<Pod>('DaemonSet', 'apps') })

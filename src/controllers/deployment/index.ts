@@ -1,14 +1,12 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import { finalState } from '../../client/cache/deleted-final-state-unknown.js';
 import { metaNamespaceKey } from '../../client/cache/store.js';
 import type { Lister } from '../../client/cache/lister.js';
 import { labelSelectorFromObject } from '../../machinery/labels/index.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
+import { newController } from '../new-controller.js';
 import { controllerRefOf } from '../controller-ref.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
-import { syncErrorLogger } from '../sync-error-logger.js';
 import { DEPLOYMENTS, DeploymentReconciler, REPLICASETS } from './deployment-reconciler.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
@@ -47,12 +45,9 @@ export const controller: ControllerDescriptor = {
       pods: podInformer.lister,
       recorder: ctx.eventRecorder('deployment-controller'),
     });
-    const c = new Controller({
-      name: 'deployment',
+    const c = newController(ctx, {
       workers: 5,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('deployment', reconciler, ctx.metrics),
-      onError: syncErrorLogger(ctx.logger),
+      reconciler,
     })
       .watches(deployInformer, { enqueue: 'self' })
       .watches(rsInformer, { enqueue: deploymentsFor(deployInformer.lister) });

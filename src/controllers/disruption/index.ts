@@ -1,10 +1,9 @@
 import type { Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import { labelSelectorFromObject } from '../../machinery/labels/index.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { newController } from '../new-controller.js';
 import { DisruptionReconciler, PDBS } from './disruption-reconciler.js';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
@@ -45,12 +44,9 @@ export const controller: ControllerDescriptor = {
       });
     // a scale change moves expectedPods of every budget in the namespace that counts by controllers
     const budgetsInNamespaceOf = (obj: { metadata?: { namespace?: string } }): string[] => budgetsIn(obj.metadata?.namespace ?? '', () => true);
-    const c = new Controller({
-      name: 'disruption',
+    const c = newController(ctx, {
       workers: 2,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('disruption', reconciler, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('syncing a PodDisruptionBudget failed', { pdb: key, error: err instanceof Error ? err.message : String(err) }),
+      reconciler,
     })
       .watches(pdbs, { enqueue: 'self' })
       .watches(pods, { enqueue: budgetsOf })

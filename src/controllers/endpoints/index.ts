@@ -1,10 +1,8 @@
 import type { Endpoints, Pod, Service } from 'kubernetes-types/core/v1.js';
 import { finalState } from '../../client/cache/deleted-final-state-unknown.js';
 import { metaNamespaceKey } from '../../client/cache/store.js';
-import { Controller } from '../../client/controller/controller.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
-import { syncErrorLogger } from '../sync-error-logger.js';
+import { newController } from '../new-controller.js';
 import { ENDPOINTS, EndpointsReconciler, PODS, SERVICES } from './endpoints-reconciler.js';
 import { servicesSelectingPod } from './services-selecting-pod.js';
 
@@ -15,12 +13,9 @@ export const controller: ControllerDescriptor = {
     const pods = ctx.informers.forResource<Pod>(PODS);
     const endpoints = ctx.informers.forResource<Endpoints>(ENDPOINTS);
     const reconciler = new EndpointsReconciler({ client: ctx.client, services: services.lister, pods: pods.lister, endpoints: endpoints.lister, logger: ctx.logger });
-    const c = new Controller({
-      name: 'endpoint',
+    const c = newController(ctx, {
       workers: 2,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('endpoint', reconciler, ctx.metrics),
-      onError: syncErrorLogger(ctx.logger),
+      reconciler,
     })
       .watches(services, { enqueue: 'self' })
       .watches(pods, { enqueue: servicesSelectingPod(services.lister) })

@@ -1,11 +1,9 @@
 import type { Pod, Service } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
+import { newController } from '../new-controller.js';
 import { PODS, SERVICES } from '../endpoints/endpoints-reconciler.js';
 import { servicesSelectingPod } from '../endpoints/services-selecting-pod.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
-import { syncErrorLogger } from '../sync-error-logger.js';
 import { CONTROLLER_NAME, ENDPOINT_SLICES, EndpointSliceReconciler, MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './endpoint-slice-reconciler.js';
 
 /** A slice maps to the service it is labelled for, if this controller manages it. */
@@ -23,12 +21,10 @@ export const controller: ControllerDescriptor = {
     const pods = ctx.informers.forResource<Pod>(PODS);
     const slices = ctx.informers.forResource<EndpointSlice>(ENDPOINT_SLICES);
     const reconciler = new EndpointSliceReconciler({ client: ctx.client, services: services.lister, pods: pods.lister, slices: slices.lister });
-    const c = new Controller({
-      name: 'endpoint_slice',
+    const c = newController(ctx, {
+      queue: 'endpoint_slice',
       workers: 2,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('endpointslice', reconciler, ctx.metrics),
-      onError: syncErrorLogger(ctx.logger),
+      reconciler,
     })
       .watches(services, { enqueue: 'self' })
       .watches(pods, { enqueue: servicesSelectingPod(services.lister) })

@@ -1,10 +1,9 @@
 import type { ApiObject } from '../../client/rest/api-object.js';
-import { Controller } from '../../client/controller/controller.js';
 import { finalState } from '../../client/cache/deleted-final-state-unknown.js';
 import { waitForCacheSync } from '../../client/cache/wait-for-cache-sync.js';
 import type { SharedIndexInformer } from '../../client/cache/shared-informer.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { newController } from '../new-controller.js';
 import { deletableResources } from './deletable-resources.js';
 import { FOREGROUND_FINALIZER, GarbageCollector, ORPHAN_FINALIZER } from './garbage-collector.js';
 import { OwnerGraph, type GraphNode } from './owner-graph.js';
@@ -17,12 +16,10 @@ export const controller: ControllerDescriptor = {
   name: 'garbagecollector',
   async start(ctx) {
     const graph = new OwnerGraph();
-    const c = new Controller({
-      name: 'garbage_collector_attempt_to_delete',
+    const c = newController(ctx, {
+      queue: 'garbage_collector_attempt_to_delete',
       workers: 5,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('garbagecollector', new GarbageCollector({ client: ctx.client, graph, enqueue: (uid) => c.queue.add(uid) }), ctx.metrics),
-      onError: (uid, err) => ctx.logger.debug('attempt failed', { uid, error: err }),
+      reconciler: new GarbageCollector({ client: ctx.client, graph, enqueue: (uid) => c.queue.add(uid) }),
     });
     const nodes = ctx.metrics.gauge('garbagecollector_graph_nodes', 'Objects in the garbage collector owner graph');
     const informers: SharedIndexInformer<ApiObject>[] = [];

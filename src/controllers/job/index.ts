@@ -1,10 +1,9 @@
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import { ownedBy } from '../../client/controller/owned-by.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
+import { newController } from '../new-controller.js';
 import { PodExpectations } from '../history/pod-expectations.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
 import { JOBS, JobReconciler, PODS } from './job-reconciler.js';
 
 export const controller: ControllerDescriptor = {
@@ -19,12 +18,9 @@ export const controller: ControllerDescriptor = {
       expectations: new PodExpectations(),
       recorder: ctx.eventRecorder('job-controller'),
     });
-    const c = new Controller({
-      name: 'job',
+    const c = newController(ctx, {
       workers: 5,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('job', reconciler, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('sync failed', { key, error: String(err) }),
+      reconciler,
     })
       .watches(jobs, { enqueue: 'self' })
       .watches(pods, { enqueue: ownedBy<Pod>('Job', 'batch') });

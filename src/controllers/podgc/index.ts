@@ -1,8 +1,8 @@
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { waitForCacheSync } from '../../client/cache/wait-for-cache-sync.js';
-import { sleep } from '../../client/flowcontrol/sleep.js';
 import { controllerConfig, type ControllerDescriptor } from '../controller-descriptor.js';
+import { everyPeriod } from '../periodic.js';
 import { JOBS, NODES, PODS, PodGC } from './pod-gc.js';
 
 /** Upstream's gcCheckPeriod. */
@@ -23,13 +23,6 @@ export const controller: ControllerDescriptor = {
       terminatedPodThreshold: controllerConfig(ctx).terminatedPodGCThreshold,
     });
     if (!(await waitForCacheSync(ctx.signal, pods, nodes, jobs))) return;
-    while (!ctx.signal.aborted) {
-      try {
-        await gc.gc(ctx.signal);
-      } catch (err) {
-        if (!ctx.signal.aborted) ctx.logger.warn('pod garbage collection failed', { error: err instanceof Error ? err.message : String(err) });
-      }
-      await sleep(GC_PERIOD_MS, ctx.signal);
-    }
+    await everyPeriod(ctx, 'pod garbage collection', GC_PERIOD_MS, (signal) => gc.gc(signal));
   },
 };

@@ -1,15 +1,13 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import { finalState } from '../../client/cache/deleted-final-state-unknown.js';
 import { metaNamespaceKey } from '../../client/cache/store.js';
 import type { Lister } from '../../client/cache/lister.js';
 import { labelSelectorFromObject } from '../../machinery/labels/index.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
+import { newController } from '../new-controller.js';
 import { controllerRefOf } from '../controller-ref.js';
 import { ControllerExpectations } from '../expectations.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
-import { syncErrorLogger } from '../sync-error-logger.js';
 import { PODS, REPLICASETS, ReplicaSetReconciler } from './replica-set-reconciler.js';
 
 /** The ReplicaSet key controlling a pod, if a ReplicaSet controls it. */
@@ -71,12 +69,9 @@ export const controller: ControllerDescriptor = {
       expectations,
       recorder: ctx.eventRecorder('replicaset-controller'),
     });
-    const c = new Controller({
-      name: 'replicaset',
+    const c = newController(ctx, {
       workers: 5,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('replicaset', reconciler, ctx.metrics),
-      onError: syncErrorLogger(ctx.logger),
+      reconciler,
     })
       .watches(rsInformer, { enqueue: 'self' })
       .watches(podInformer, { enqueue: replicaSetsFor(rsInformer.lister) });

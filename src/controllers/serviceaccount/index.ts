@@ -1,7 +1,6 @@
 import type { Namespace, ServiceAccount } from 'kubernetes-types/core/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { newController } from '../new-controller.js';
 import { NAMESPACES } from '../namespace/namespace-reconciler.js';
 import { DEFAULT_SERVICE_ACCOUNT, SERVICE_ACCOUNTS, ServiceAccountReconciler } from './serviceaccount-reconciler.js';
 
@@ -11,12 +10,9 @@ export const controller: ControllerDescriptor = {
     const namespaces = ctx.informers.forResource<Namespace>(NAMESPACES);
     const serviceAccounts = ctx.informers.forResource<ServiceAccount>(SERVICE_ACCOUNTS);
     const reconciler = new ServiceAccountReconciler({ client: ctx.client, namespaces: namespaces.lister, serviceAccounts: serviceAccounts.lister });
-    const c = new Controller({
-      name: 'serviceaccount',
+    const c = newController(ctx, {
       workers: 1,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('serviceaccount', reconciler, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('creating the default service account failed', { namespace: key, error: err }),
+      reconciler,
     })
       .watches(namespaces, { enqueue: 'self' })
       // a deleted default account comes back

@@ -1,9 +1,8 @@
 import type { ControllerRevision, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import { ownedBy } from '../../client/controller/owned-by.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { newController } from '../new-controller.js';
 import { CONTROLLER_REVISIONS } from '../history/revision-store.js';
 import { PODS, STATEFULSETS, StatefulSetReconciler } from './stateful-set-reconciler.js';
 
@@ -20,12 +19,9 @@ export const controller: ControllerDescriptor = {
       revisions: revisions.lister,
       recorder: ctx.eventRecorder('statefulset-controller'),
     });
-    const c = new Controller({
-      name: 'statefulset',
+    const c = newController(ctx, {
       workers: 5,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('statefulset', reconciler, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('sync failed', { key, error: String(err) }),
+      reconciler,
     })
       .watches(sets, { enqueue: 'self' })
       .watches(pods, { enqueue: ownedBy<Pod>('StatefulSet', 'apps') })

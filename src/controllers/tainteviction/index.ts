@@ -1,7 +1,6 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { newController } from '../new-controller.js';
 import { NODES, PODS, TaintEvictionReconciler } from './taint-eviction-reconciler.js';
 
 export const controller: ControllerDescriptor = {
@@ -15,12 +14,10 @@ export const controller: ControllerDescriptor = {
         .list()
         .filter((p) => p.spec?.nodeName === node.metadata?.name)
         .map((p) => `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''}`);
-    const c = new Controller({
-      name: 'taint_eviction_controller',
+    const c = newController(ctx, {
+      queue: 'taint_eviction_controller',
       workers: 4,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('taint-eviction-controller', reconciler, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('evicting a pod failed', { pod: key, error: err instanceof Error ? err.message : String(err) }),
+      reconciler,
     })
       .watches(pods, { enqueue: 'self' })
       .watches(nodes, { enqueue: (node) => ((node.spec?.taints ?? []).some((t) => t.effect === 'NoExecute') ? podKeysOn(node) : []) });
