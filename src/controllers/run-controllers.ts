@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Client } from '../client/rest/client.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 import { EventRecorder } from '../client/events/event-recorder.js';
+import type { Clock } from '../base/clock.js';
 import type { Logger } from '../machinery/logger.js';
 import type { MetricsRegistry } from '../machinery/metrics/registry.js';
 import type { ControllerConfig, ControllerDescriptor } from './controller-descriptor.js';
@@ -23,6 +24,8 @@ export interface RunControllersOptions {
   resyncPeriod?: number;
   /** Tunables from the controller manager's flags. */
   config?: Partial<ControllerConfig>;
+  /** Where the controllers' time comes from (default the real clock). */
+  clock?: Clock;
 }
 
 /**
@@ -46,7 +49,7 @@ export async function runControllers(o: RunControllersOptions, signal: AbortSign
     };
     logger.info('starting controller');
     try {
-      await c.start({ name: c.name, client, informers, eventRecorder, logger, metrics: o.metrics, signal, config: o.config });
+      await c.start({ name: c.name, client, informers, eventRecorder, logger, metrics: o.metrics, signal, config: o.config, clock: o.clock });
     } catch (err) {
       logger.error('controller failed', { error: err instanceof Error ? err.stack : String(err) });
     }

@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import type { Clock } from '../base/clock.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigMap, Node, Pod, PodStatus, Secret } from 'kubernetes-types/core/v1.js';
@@ -51,6 +52,8 @@ export interface KubeletOptions {
    * waits for the node IPAM controller to assign one before running pods.
    */
   configurePodNetwork?(podCIDR: string): void;
+  /** Time and timers for heartbeats, status, resyncs, back-off and probes (default the real clock). */
+  clock?: Clock;
 }
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
@@ -84,6 +87,7 @@ export class Kubelet {
       rootDir: this.opts.rootDir,
       hostIP,
       logger,
+      clock: this.opts.clock,
       allocatable: () => alloc,
       objects: {
         configMap: (ns, name) => configMaps.lister.namespace(ns).get(name),
@@ -131,13 +135,14 @@ export class Kubelet {
       const m = measure();
       alloc = allocatable(capacity(m, config.maxPods), config.reserved);
       return { ...m, internalIP: hostIP };
-    }, logger });
+    }, logger, clock: this.opts.clock });
     const node: Node = await reporter.register(signal);
     const lease = new LeaseRenewer({
       client,
       nodeName,
       nodeUid: node.metadata?.uid,
       logger,
+      clock: this.opts.clock,
       leaseDurationSeconds: this.opts.leaseDurationSeconds,
       renewIntervalMs: this.opts.leaseDurationSeconds ? this.opts.leaseDurationSeconds * 250 : undefined,
     });

@@ -1,7 +1,7 @@
 import type { Service } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
-import { sleep } from '../client/flowcontrol/sleep.js';
+import { realClock, type Clock } from '../base/clock.js';
 import type { Client } from '../client/rest/client.js';
 import type { Logger } from '../machinery/logger.js';
 import { endpointsFromSlices } from './endpoints-from-slices.js';
@@ -24,6 +24,8 @@ export interface ProxyServerOptions {
   syncPeriodMs?: number;
   /** Back-off after a failed sync. */
   retryPeriodMs?: number;
+  /** Time and timers (default the real clock). */
+  clock?: Clock;
 }
 
 /**
@@ -40,13 +42,17 @@ export class ProxyServer {
   /** Trigger times already measured, per slice, so each change is observed once. */
   private readonly measured = new Map<string, string>();
 
-  constructor(private readonly o: ProxyServerOptions) {}
+  private readonly clock: Clock;
+
+  constructor(private readonly o: ProxyServerOptions) {
+    this.clock = o.clock ?? realClock;
+  }
 
   /** For /readyz: the first sync happened and no change has waited too long. */
   healthy(): void {
     if (!this.synced) throw new Error('proxy rules not yet synced');
     const limit = 2 * (this.o.syncPeriodMs ?? 30_000);
-    if (this.queuedAt !== undefined && Date.now() - this.queuedAt > limit) throw new Error(`a change has waited over ${limit / 1000}s to be synced`);
+    if (this.queuedAt !== undefined && this.clock.now() - this.queuedAt > limit) throw new Error(`a change has waited over ${limit / 1000}s to be synced`);
   }
 
   /** Routes until the signal aborts, then undoes the mode's setup. */
@@ -66,8 +72,8 @@ export class ProxyServer {
       while (!signal.aborted) {
         await this.waitForWork(signal);
         if (signal.aborted) break;
-        const wait = this.lastSyncAt + (this.o.minSyncPeriodMs ?? 0) - Date.now();
-        if (wait > 0) await sleep(wait, signal);
+        const wait = this.lastSyncAt + (this.o.minSyncPeriodMs ?? 0) - this.clock.now();
+        if (wait > 0) await this.clock.sleep(wait, signal);
         if (signal.aborted) break;
         this.dirty = false;
         await this.sync(services.lister.list(), slices.lister.list(), signal);
@@ -83,8 +89,8 @@ export class ProxyServer {
   private changed(count: () => void) {
     const mark = (): void => {
       count();
-      this.queuedAt ??= Date.now();
-      this.o.metrics.lastQueued.set({}, Date.now() / 1000);
+      this.queuedAt ??= this.clock.now();
+      this.o.metrics.lastQueued.set({}, this.clock.now() / 1000);
       this.dirty = true;
       this.wake?.();
     };
@@ -95,12 +101,12 @@ export class ProxyServer {
     if (this.dirty) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
-        clearTimeout(timer);
+        this.clock.clearTimeout(timer);
         signal.removeEventListener('abort', done);
         this.wake = undefined;
         resolve();
       };
-      const timer = setTimeout(done, this.o.syncPeriodMs ?? 30_000);
+      const timer = this.clock.setTimeout(done, this.o.syncPeriodMs ?? 30_000);
       signal.addEventListener('abort', done, { once: true });
       this.wake = done;
     });
@@ -113,12 +119,12 @@ export class ProxyServer {
       await this.o.mode.sync(services.flatMap(servicePortsFromService), endpointsFromSlices(slices));
     } catch (err) {
       this.o.logger.error('syncing proxy rules failed', { mode: this.o.mode.name, error: err });
-      this.queuedAt ??= Date.now();
-      await sleep(this.o.retryPeriodMs ?? 1000, signal);
+      this.queuedAt ??= this.clock.now();
+      await this.clock.sleep(this.o.retryPeriodMs ?? 1000, signal);
       this.dirty = true;
       return;
     }
-    const now = Date.now();
+    const now = this.clock.now();
     this.lastSyncAt = now;
     this.synced = true;
     this.o.metrics.syncDuration.observe({}, (performance.now() - started) / 1000);

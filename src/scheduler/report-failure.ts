@@ -1,3 +1,4 @@
+import { realClock, rfc3339, type Clock } from '../base/clock.js';
 import type { Pod, PodCondition } from 'kubernetes-types/core/v1.js';
 import type { EventRecorder } from '../client/events/event-recorder.js';
 import type { Client } from '../client/rest/client.js';
@@ -22,7 +23,7 @@ const PODS = { group: '', version: 'v1', resource: 'pods' };
  * after a preemption). The status is only written when it changes, so a pod
  * retried many times does not write many times.
  */
-export async function reportFailure(deps: { client: Client; recorder: EventRecorder; logger: Logger }, pod: Pod, failure: Failure): Promise<void> {
+export async function reportFailure(deps: { client: Client; recorder: EventRecorder; logger: Logger; clock?: Clock }, pod: Pod, failure: Failure): Promise<void> {
   deps.recorder.event(pod, 'Warning', 'FailedScheduling', failure.message);
   const old = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
   const nominatedChanged = failure.nominatedNodeName !== undefined && (pod.status?.nominatedNodeName ?? '') !== failure.nominatedNodeName;
@@ -33,7 +34,7 @@ export async function reportFailure(deps: { client: Client; recorder: EventRecor
     reason: failure.reason,
     message: failure.message,
     lastProbeTime: null as unknown as string,
-    lastTransitionTime: old?.status === 'False' && old.lastTransitionTime ? old.lastTransitionTime : new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    lastTransitionTime: old?.status === 'False' && old.lastTransitionTime ? old.lastTransitionTime : rfc3339((deps.clock ?? realClock).now()),
   };
   const status: Record<string, unknown> = { conditions: [condition] };
   if (nominatedChanged) status.nominatedNodeName = failure.nominatedNodeName || null;

@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../base/clock.js';
 import { setMaxListeners } from 'node:events';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { Namespace, Node, Pod } from 'kubernetes-types/core/v1.js';
@@ -42,6 +43,8 @@ export interface SchedulerOptions {
   queue?: SchedulingQueueOptions;
   /** Binding cycles (Permit wait, PreBind, Bind) running at once; default DEFAULT_BINDING_CONCURRENCY. */
   bindingConcurrency?: number;
+  /** Time for the queue's back-off, assumed pods' expiry and condition timestamps (default the real clock). */
+  clock?: Clock;
   /** Called after each successful binding (benchmarks read latencies from it). */
   onScheduled?: (pod: Pod, node: string, latency: { decisionMs: number; attemptMs: number; e2eMs: number }) => void;
 }
@@ -58,8 +61,9 @@ interface Profile {
  * next decision need not wait for the API server.
  */
 export class Scheduler {
-  readonly cache = new SchedulerCache();
+  readonly cache: SchedulerCache;
   readonly queue: SchedulingQueue;
+  private readonly clock: Clock;
   readonly profiles = new Map<string, Profile>();
   readonly pods: SharedIndexInformer<Pod>;
   readonly nodes: SharedIndexInformer<Node>;
@@ -75,7 +79,9 @@ export class Scheduler {
     this.nodes = f.forResource<Node>(gvr('', 'nodes'));
     this.priorityClasses = f.forResource<PriorityClass>({ group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses' });
     const namespaces = f.forResource<Namespace>(gvr('', 'namespaces'));
-    this.queue = new SchedulingQueue({ ...o.queue, isRelevant: (plugins, event) => this.isRelevant(plugins, event) });
+    this.clock = o.clock ?? realClock;
+    this.cache = new SchedulerCache({ clock: this.clock });
+    this.queue = new SchedulingQueue({ clock: this.clock, ...o.queue, isRelevant: (plugins, event) => this.isRelevant(plugins, event) });
     this.algorithm = new ScheduleAlgorithm(this.cache, this.queue);
     this.bindings = new BindingSlots(o.bindingConcurrency ?? DEFAULT_BINDING_CONCURRENCY);
     for (const p of o.config.profiles) {
@@ -211,7 +217,7 @@ export class Scheduler {
     const m = assumed.pod.metadata!;
     this.o.recorder.event(assumed.pod, 'Normal', 'Scheduled', `Successfully assigned ${m.namespace}/${m.name} to ${node}`);
     const attemptMs = performance.now() - start;
-    const e2eMs = Date.now() - q.initialAttemptTimestamp;
+    const e2eMs = this.clock.now() - q.initialAttemptTimestamp;
     this.o.metrics.attempts.inc({ result: 'scheduled', profile: fwk.profileName });
     this.o.metrics.attemptDuration.observe({ result: 'scheduled', profile: fwk.profileName }, attemptMs / 1000);
     this.o.metrics.e2eDuration.observe({}, e2eMs / 1000);
@@ -232,7 +238,7 @@ export class Scheduler {
     this.queue.done(q.info.key);
     if (failure.reason === 'SchedulerError') this.o.logger.warn('error scheduling pod; retrying', { pod: q.info.key, err: failure.message });
     if (!current) return;
-    this.track(reportFailure({ client: this.o.client, recorder: this.o.recorder, logger: this.o.logger }, current, failure));
+    this.track(reportFailure({ client: this.o.client, recorder: this.o.recorder, logger: this.o.logger, clock: this.clock }, current, failure));
   }
 
   private track(p: Promise<void>): void {

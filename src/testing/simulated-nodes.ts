@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../base/clock.js';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { listWatcherFor } from '../client/cache/list-watcher.js';
 import { SharedIndexInformer } from '../client/cache/shared-informer.js';
@@ -25,6 +26,7 @@ export class SimulatedNodes {
   constructor(
     private readonly client: Client,
     readonly names: readonly string[],
+    private readonly clock: Clock = realClock,
   ) {
     this.informer = new SharedIndexInformer<Pod>({ listerWatcher: listWatcherFor(client.resource<Pod>(PODS)) });
     this.informer.addEventHandler({ onAdd: (p) => this.handle(p), onUpdate: (_, p) => this.handle(p) });
@@ -41,7 +43,7 @@ export class SimulatedNodes {
   }
 
   private async register(name: string): Promise<void> {
-    const now = new Date().toISOString();
+    const now = new Date(this.clock.now()).toISOString();
     const resources = { cpu: '8', memory: '32Gi', pods: '110' };
     const node: Node = { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } } };
     const status: Node['status'] = {
@@ -80,7 +82,7 @@ export class SimulatedNodes {
       return;
     }
     if (pod.status?.phase === 'Running' || pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return;
-    const now = wholeSeconds(new Date());
+    const now = wholeSeconds(new Date(this.clock.now()));
     const status: Pod['status'] = {
       ...pod.status,
       phase: 'Running',

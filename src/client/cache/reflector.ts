@@ -1,6 +1,6 @@
 import type { ApiObject, ObjectList } from '../rest/api-object.js';
 import { Backoff } from '../flowcontrol/backoff.js';
-import { sleep } from '../flowcontrol/sleep.js';
+import { realClock, type Clock } from '../../base/clock.js';
 import { apiErrorFromStatus } from '../rest/api-error-from-status.js';
 import { isGone } from '../rest/error-predicates.js';
 import type { ListerWatcher } from './list-watcher.js';
@@ -19,6 +19,8 @@ export interface ReflectorOptions<T extends ApiObject> {
   minWatchTimeoutSeconds?: number;
   /** Called with errors the reflector recovers from (for logging). */
   onError?: (err: unknown) => void;
+  /** Time and back-off waits (default the real clock). */
+  clock?: Clock;
 }
 
 /** Why a watch ended: resume from the last resourceVersion, or list again. */
@@ -35,11 +37,13 @@ export class Reflector<T extends ApiObject> {
   private readonly pageSize: number;
   private readonly backoff: Backoff;
   private readonly minWatchTimeout: number;
+  private readonly clock: Clock;
 
   constructor(private readonly options: ReflectorOptions<T>) {
     this.pageSize = options.pageSize ?? 500;
     this.backoff = new Backoff({ initial: options.backoff?.initial ?? 800, max: options.backoff?.max ?? 30_000 });
     this.minWatchTimeout = options.minWatchTimeoutSeconds ?? 300;
+    this.clock = options.clock ?? realClock;
   }
 
   /** The resourceVersion of the last list, event or bookmark applied. */
@@ -57,22 +61,22 @@ export class Reflector<T extends ApiObject> {
           needList = false;
           this.backoff.reset();
         }
-        const started = Date.now();
+        const started = this.clock.now();
         const { outcome, events } = await this.watch(signal);
         if (outcome === 'relist') {
           // Backed off like any failure so a server that keeps answering 410 is not hammered.
           needList = true;
-          await sleep(this.backoff.next(), signal);
+          await this.clock.sleep(this.backoff.next(), signal);
           continue;
         }
         // A watch that ends at once with nothing in it would spin; only a healthy one resets the backoff.
-        if (events > 0 || Date.now() - started > 1000) this.backoff.reset();
-        else await sleep(this.backoff.next(), signal);
+        if (events > 0 || this.clock.now() - started > 1000) this.backoff.reset();
+        else await this.clock.sleep(this.backoff.next(), signal);
       } catch (err) {
         if (signal.aborted) return;
         this.options.onError?.(err);
         if (isGone(err)) needList = true;
-        await sleep(this.backoff.next(), signal);
+        await this.clock.sleep(this.backoff.next(), signal);
       }
     }
   }

@@ -9,7 +9,7 @@ export const controller: ControllerDescriptor = {
     const informer = ctx.informers.forResource<Namespace>(NAMESPACES);
     const c = newController(ctx, {
       workers: 2,
-      reconciler: new NamespaceReconciler({ client: ctx.client, namespaces: informer.lister }),
+      reconciler: new NamespaceReconciler({ client: ctx.client, namespaces: informer.lister, clock: ctx.clock }),
     }).watches(informer, { enqueue: 'self' });
     await c.run(ctx.signal);
   },

@@ -1,3 +1,4 @@
+import { realClock, rfc3339, type Clock } from '../../base/clock.js';
 import type { Namespace, NamespaceCondition } from 'kubernetes-types/core/v1.js';
 import type { Client } from '../../client/rest/client.js';
 import type { ApiObject } from '../../client/rest/api-object.js';
@@ -21,7 +22,8 @@ export function namespacedResources(): ResourceInfo[] {
 export interface NamespaceReconcilerOptions {
   client: Client;
   namespaces: Lister<Namespace>;
-  now?: () => number;
+  /** Stamps the namespace's conditions (default the real clock). */
+  clock?: Clock;
 }
 
 function gr(r: ResourceInfo): string {
@@ -71,7 +73,7 @@ export class NamespaceReconciler implements Reconciler {
   }
 
   private async setConditions(ns: Namespace, remaining: Map<string, number>, finalizers: Set<string>, failures: string[], signal: AbortSignal): Promise<void> {
-    const t = new Date(this.o.now?.() ?? Date.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const t = rfc3339((this.o.clock ?? realClock).now());
     const cond = (type: string, on: boolean, reason: string, message: string): NamespaceCondition => {
       const old = ns.status?.conditions?.find((c) => c.type === type);
       const status = on ? 'True' : 'False';

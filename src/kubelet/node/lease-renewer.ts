@@ -1,7 +1,7 @@
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Client } from '../../client/rest/index.js';
 import { isConflict, isNotFound } from '../../client/rest/index.js';
-import { sleep } from '../../client/flowcontrol/sleep.js';
+import { realClock, type Clock } from '../../base/clock.js';
 import type { Logger } from '../../machinery/logger.js';
 
 export interface LeaseRenewerOptions {
@@ -13,13 +13,15 @@ export interface LeaseRenewerOptions {
   /** Upstream: 10 s renewals of a 40 s lease. */
   renewIntervalMs?: number;
   leaseDurationSeconds?: number;
+  /** Time and waits (default the real clock). */
+  clock?: Clock;
 }
 
 const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
 
 /** MicroTime as the API expects it. */
-function microTime(d = new Date()): string {
-  return d.toISOString().replace(/Z$/, '000Z');
+function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/Z$/, '000Z');
 }
 
 /** The node heartbeat: a Lease in kube-node-lease named after the node, renewed on a timer. */
@@ -34,13 +36,13 @@ export class LeaseRenewer {
       } catch (err) {
         if (!signal.aborted) this.opts.logger.warn('lease renewal failed', { error: err instanceof Error ? err.message : String(err) });
       }
-      await sleep(every, signal);
+      await (this.opts.clock ?? realClock).sleep(every, signal);
     }
   }
 
   async renew(signal?: AbortSignal): Promise<Lease> {
     const leases = this.opts.client.resource<Lease>(LEASES).namespace('kube-node-lease');
-    const spec = { holderIdentity: this.opts.nodeName, leaseDurationSeconds: this.opts.leaseDurationSeconds ?? 40, renewTime: microTime() };
+    const spec = { holderIdentity: this.opts.nodeName, leaseDurationSeconds: this.opts.leaseDurationSeconds ?? 40, renewTime: microTime((this.opts.clock ?? realClock).now()) };
     for (let attempt = 0; ; attempt++) {
       let existing: Lease | undefined;
       try {

@@ -1,7 +1,7 @@
 import type { ContainerImage, Node } from 'kubernetes-types/core/v1.js';
 import type { Client } from '../../client/rest/index.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../client/rest/index.js';
-import { sleep } from '../../client/flowcontrol/sleep.js';
+import { realClock, type Clock } from '../../base/clock.js';
 import type { Logger } from '../../machinery/logger.js';
 import type { MachineInfo } from './machine-info.js';
 import { initialNode, nodeLabels, nodeStatus, statusChanged, type NodeConfig } from './node-status.js';
@@ -17,6 +17,8 @@ export interface NodeStatusReporterOptions {
   checkIntervalMs?: number;
   /** Report even without changes this often (upstream nodeStatusReportFrequency: 5 min). */
   reportIntervalMs?: number;
+  /** Time and waits (default the real clock). */
+  clock?: Clock;
 }
 
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
@@ -29,8 +31,11 @@ const NODES = { group: '', version: 'v1', resource: 'nodes' };
 export class NodeStatusReporter {
   private lastReported?: Node['status'];
   private lastReportAt = 0;
+  private readonly clock: Clock;
 
-  constructor(private readonly opts: NodeStatusReporterOptions) {}
+  constructor(private readonly opts: NodeStatusReporterOptions) {
+    this.clock = opts.clock ?? realClock;
+  }
 
   private get nodes() {
     return this.opts.client.resource<Node>(NODES);
@@ -64,7 +69,7 @@ export class NodeStatusReporter {
   async run(signal: AbortSignal, beforeCheck?: () => Promise<void> | undefined): Promise<void> {
     const every = this.opts.checkIntervalMs ?? 10_000;
     while (!signal.aborted) {
-      await sleep(every, signal);
+      await this.clock.sleep(every, signal);
       if (signal.aborted) break;
       try {
         await beforeCheck?.();
@@ -84,14 +89,14 @@ export class NodeStatusReporter {
   private async writeStatus(node: Node, signal: AbortSignal | undefined, force: boolean): Promise<Node> {
     let current = node;
     for (let attempt = 0; ; attempt++) {
-      const status = nodeStatus(this.opts.measure(), this.opts.config, current.status);
+      const status = nodeStatus(this.opts.measure(), this.opts.config, current.status, new Date(this.clock.now()));
       if (this.opts.images) status.images = this.opts.images();
-      const due = Date.now() - this.lastReportAt >= (this.opts.reportIntervalMs ?? 5 * 60_000);
+      const due = this.clock.now() - this.lastReportAt >= (this.opts.reportIntervalMs ?? 5 * 60_000);
       if (!force && !due && !statusChanged(this.lastReported, status)) return current;
       try {
         const written = await this.nodes.updateStatus({ ...current, status }, { signal });
         this.lastReported = status;
-        this.lastReportAt = Date.now();
+        this.lastReportAt = this.clock.now();
         return written;
       } catch (err) {
         if (!isConflict(err) || attempt >= 5) throw err;

@@ -1,3 +1,4 @@
+import { realClock } from '../../base/clock.js';
 import type { Container, ContainerState, ContainerStatus as ApiContainerStatus, Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1.js';
 import type { ContainerStatus } from '../runtime/runtime.js';
 
@@ -24,6 +25,8 @@ export interface PodRuntimeView {
   hostIP: string;
   startTime: string;
   runtimeName: string;
+  /** The time conditions that change now are stamped with (ms since the epoch; default now). */
+  now?: number;
 }
 
 export function apiTime(d: Date | undefined): string | undefined {
@@ -106,10 +109,9 @@ export function podPhase(view: PodRuntimeView): PodStatus['phase'] {
   return 'Pending';
 }
 
-function cond(type: string, ok: boolean, previous: readonly PodCondition[], reason?: string, message?: string): PodCondition {
+function cond(now: string | undefined, type: string, ok: boolean, previous: readonly PodCondition[], reason?: string, message?: string): PodCondition {
   const old = previous.find((c) => c.type === type);
   const status = ok ? 'True' : 'False';
-  const now = apiTime(new Date());
   return {
     type,
     status,
@@ -123,6 +125,7 @@ function cond(type: string, ok: boolean, previous: readonly PodCondition[], reas
 /** The full pod status, as upstream's kubelet reports it. */
 export function podStatus(view: PodRuntimeView): PodStatus {
   const { pod } = view;
+  const now = apiTime(new Date(view.now ?? realClock.now()));
   const previous = pod.status?.conditions ?? [];
   const phase = podPhase(view);
   const terminal = phase === 'Succeeded' || phase === 'Failed';
@@ -132,11 +135,11 @@ export function podStatus(view: PodRuntimeView): PodStatus {
   const unready = mains.filter((c) => !(c.ready && c.current?.state === 'Running')).map((c) => c.spec.name);
   const completed = terminal ? 'PodCompleted' : undefined;
   const conditions: PodCondition[] = [
-    cond('PodReadyToStartContainers', view.sandboxReady, previous),
-    cond('Initialized', initPending.length === 0, previous, completed ?? (initPending.length ? 'ContainersNotInitialized' : undefined), initPending.length ? `containers with incomplete status: [${initPending.join(' ')}]` : undefined),
-    cond('Ready', unready.length === 0 && !terminal, previous, completed ?? (unready.length ? 'ContainersNotReady' : undefined), !terminal && unready.length ? `containers with unready status: [${unready.join(' ')}]` : undefined),
-    cond('ContainersReady', unready.length === 0 && !terminal, previous, completed ?? (unready.length ? 'ContainersNotReady' : undefined), !terminal && unready.length ? `containers with unready status: [${unready.join(' ')}]` : undefined),
-    previous.find((c) => c.type === 'PodScheduled') ?? cond('PodScheduled', true, previous),
+    cond(now, 'PodReadyToStartContainers', view.sandboxReady, previous),
+    cond(now, 'Initialized', initPending.length === 0, previous, completed ?? (initPending.length ? 'ContainersNotInitialized' : undefined), initPending.length ? `containers with incomplete status: [${initPending.join(' ')}]` : undefined),
+    cond(now, 'Ready', unready.length === 0 && !terminal, previous, completed ?? (unready.length ? 'ContainersNotReady' : undefined), !terminal && unready.length ? `containers with unready status: [${unready.join(' ')}]` : undefined),
+    cond(now, 'ContainersReady', unready.length === 0 && !terminal, previous, completed ?? (unready.length ? 'ContainersNotReady' : undefined), !terminal && unready.length ? `containers with unready status: [${unready.join(' ')}]` : undefined),
+    previous.find((c) => c.type === 'PodScheduled') ?? cond(now, 'PodScheduled', true, previous),
   ];
   const podIP = view.podIP;
   return {

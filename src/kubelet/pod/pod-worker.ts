@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ContainerStatus as ApiContainerStatus, Container, Pod, PodStatus, Secret } from 'kubernetes-types/core/v1.js';
 import type { ImagePuller } from '../images/image-puller.js';
 import type { Logger } from '../../machinery/logger.js';
+import { realClock, rfc3339, type Clock, type TimerHandle } from '../../base/clock.js';
 import { Quantity } from '../../machinery/quantity.js';
 import { ProbeWorker, type ProbeType } from '../probes/probe-worker.js';
 import { runProbe } from '../probes/run-probe.js';
@@ -30,6 +31,8 @@ export interface PodWorkerDeps {
   recordEvent?(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void;
   /** Pulls images under the pull policy, for runtimes that run images. */
   images?: ImagePuller;
+  /** Time and timers: resyncs, restart back-off, grace periods, probes (default the real clock). */
+  clock?: Clock;
 }
 
 interface Record_ extends ContainerRecord {
@@ -55,17 +58,20 @@ export class PodWorker {
   private readonly records = new Map<string, Record_>();
   private dirty = false;
   private loop?: Promise<void>;
-  private timer?: NodeJS.Timeout;
+  private timer?: TimerHandle;
   private timerAt = 0;
   private lastStatus = '';
   private finished = false;
   /** Whatever the runtime still runs for this pod (after a kubelet restart) has been taken over. */
   private adopted = false;
   private stopped = false;
-  private readonly startTime = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  private readonly clock: Clock;
+  private readonly startTime: string;
 
   constructor(pod: Pod, private readonly deps: PodWorkerDeps) {
     this.pod = pod;
+    this.clock = deps.clock ?? realClock;
+    this.startTime = rfc3339(this.clock.now());
   }
 
   get uid(): string {
@@ -116,7 +122,7 @@ export class PodWorker {
   /** The kubelet is shutting down: no more syncs or status writes; containers are left as they are. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     for (const r of this.records.values()) r.probes?.abort();
     await this.loop;
   }
@@ -136,12 +142,12 @@ export class PodWorker {
   /** Schedules a resync in `ms`, unless one is already due sooner. */
   private later(ms: number): void {
     if (this.stopped) return;
-    const at = Date.now() + ms;
-    if (this.timer && this.timerAt > Date.now() && this.timerAt <= at) return;
-    clearTimeout(this.timer);
+    const at = this.clock.now() + ms;
+    if (this.timer && this.timerAt > this.clock.now() && this.timerAt <= at) return;
+    this.clock.clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => void this.request(), ms);
-    this.timer.unref?.();
+    this.timer = this.clock.setTimeout(() => void this.request(), ms);
+    if ('unref' in this.timer) this.timer.unref();
   }
 
   private key(): string {
@@ -239,7 +245,7 @@ export class PodWorker {
   private async maybeStart(r: Record_, volumes: VolumePaths): Promise<void> {
     if (r.current?.state === 'Exited') {
       const ranFor = (r.current.finishedAt?.getTime() ?? 0) - (r.current.startedAt?.getTime() ?? 0);
-      const wait = r.backoff.next(r.current.finishedAt ?? new Date(), ranFor);
+      const wait = r.backoff.next(r.current.finishedAt ?? new Date(this.clock.now()), ranFor);
       if (wait > 0) {
         r.waiting = { reason: 'CrashLoopBackOff', message: `back-off ${Math.round(r.backoff.current / 1000)}s restarting failed container=${r.spec.name} pod=${this.pod.metadata?.name}_${this.pod.metadata?.namespace}(${this.uid})` };
         this.event('Warning', 'BackOff', `Back-off restarting failed container ${r.spec.name} in pod ${this.pod.metadata?.name}_${this.pod.metadata?.namespace}(${this.uid})`);
@@ -349,14 +355,14 @@ export class PodWorker {
     let keptReady = r.ready && r.spec.readinessProbe !== undefined;
     r.liveness = r.readiness = r.startup = undefined;
     r.startupFailed = false;
-    const startedAt = r.current?.startedAt ?? new Date();
+    const startedAt = r.current?.startedAt ?? new Date(this.clock.now());
     const id = r.current!.id;
     const target = { host: this.podIP ?? this.deps.hostIP, container: r.spec, exec: (argv: string[], t: number) => this.deps.runtime.execSync(id, argv, t) };
     const make = (type: ProbeType): ProbeWorker | undefined => {
       const probe = type === 'liveness' ? r.spec.livenessProbe : type === 'readiness' ? r.spec.readinessProbe : r.spec.startupProbe;
       if (!probe) return undefined;
       const w = new ProbeWorker({
-        type, probe, target, startedAt,
+        type, probe, target, startedAt, clock: this.deps.clock,
         run: type === 'readiness' && keptReady ? async (p, t) => {
           const result = await runProbe(p, t);
           if (keptReady && !result.ok) {
@@ -414,10 +420,10 @@ export class PodWorker {
     await Promise.all([...this.records.values()].map(async (r) => {
       r.probes?.abort();
       if (r.current?.state !== 'Running') return;
-      const started = Date.now();
+      const started = this.clock.now();
       this.event('Normal', 'Killing', `Stopping container ${r.spec.name}`);
       await this.runPreStop(r, grace);
-      const left = Math.max(grace > 0 ? 1 : 0, grace - Math.floor((Date.now() - started) / 1000));
+      const left = Math.max(grace > 0 ? 1 : 0, grace - Math.floor((this.clock.now() - started) / 1000));
       await this.deps.runtime.stopContainer(r.current.id, left);
       r.current = await this.deps.runtime.containerStatus(r.current.id);
       r.ready = false;
@@ -426,7 +432,7 @@ export class PodWorker {
 
   /** Graceful termination: preStop, SIGTERM, SIGKILL after the grace period, then confirm the delete. */
   private async terminate(): Promise<void> {
-    clearTimeout(this.timer);
+    this.clock.clearTimeout(this.timer);
     await this.stopAll(this.gone ? 0 : this.gracePeriod());
     if (this.sandboxId) await this.deps.runtime.removePodSandbox(this.sandboxId);
     this.sandboxId = undefined;
@@ -443,7 +449,7 @@ export class PodWorker {
     if (this.stopped) return;
     const status = podStatus({
       pod: this.pod, containers: records, sandboxReady: this.sandboxId !== undefined, podIP: this.podIP,
-      hostIP: this.deps.hostIP, startTime: this.startTime, runtimeName: this.deps.runtime.version().runtimeName,
+      hostIP: this.deps.hostIP, startTime: this.startTime, runtimeName: this.deps.runtime.version().runtimeName, now: this.clock.now(),
     });
     const text = JSON.stringify({ ...status, conditions: status.conditions?.map((c) => ({ ...c, lastTransitionTime: undefined })) });
     if (text === this.lastStatus) return;

@@ -1,7 +1,7 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { DeletedFinalStateUnknown } from '../../client/cache/deleted-final-state-unknown.js';
 import type { ResourceEventHandler } from '../../client/cache/resource-event-handler.js';
-import { sleep } from '../../client/flowcontrol/sleep.js';
+import { realClock } from '../../base/clock.js';
 import { PodWorker, type PodWorkerDeps } from './pod-worker.js';
 
 /**
@@ -57,7 +57,7 @@ export class PodWorkers implements ResourceEventHandler<Pod> {
    */
   async housekeeping(signal: AbortSignal, ready: () => boolean, periodMs = 10_000): Promise<void> {
     while (!signal.aborted) {
-      await sleep(periodMs, signal);
+      await (this.deps.clock ?? realClock).sleep(periodMs, signal);
       if (signal.aborted || this.stopped || !ready()) continue;
       try {
         await this.removeOrphans();

@@ -1,5 +1,5 @@
 import type { Probe } from 'kubernetes-types/core/v1.js';
-import { sleep } from '../../client/flowcontrol/sleep.js';
+import { realClock, type Clock } from '../../base/clock.js';
 import { runProbe, type ProbeResult, type ProbeTarget } from './run-probe.js';
 
 export type ProbeType = 'liveness' | 'readiness' | 'startup';
@@ -15,6 +15,8 @@ export interface ProbeWorkerOptions {
   /** Startup gating: liveness and readiness wait until this returns true. */
   started?: () => boolean;
   run?: typeof runProbe;
+  /** Time and waits (default the real clock). */
+  clock?: Clock;
 }
 
 /**
@@ -38,8 +40,9 @@ export class ProbeWorker {
 
   async run(signal: AbortSignal): Promise<void> {
     const p = this.opts.probe;
-    const delay = (p.initialDelaySeconds ?? 0) * 1000 - (Date.now() - this.opts.startedAt.getTime());
-    if (delay > 0) await sleep(delay, signal);
+    const clock = this.opts.clock ?? realClock;
+    const delay = (p.initialDelaySeconds ?? 0) * 1000 - (clock.now() - this.opts.startedAt.getTime());
+    if (delay > 0) await clock.sleep(delay, signal);
     const period = (p.periodSeconds ?? 10) * 1000;
     while (!signal.aborted) {
       if (this.opts.type === 'startup' || (this.opts.started?.() ?? true)) {
@@ -47,7 +50,7 @@ export class ProbeWorker {
         // a startup probe stops probing once it has succeeded
         if (this.opts.type === 'startup' && this.verdict) return;
       }
-      await sleep(period, signal);
+      await clock.sleep(period, signal);
     }
   }
 

@@ -1,5 +1,5 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
-import { sleep } from '../../client/flowcontrol/sleep.js';
+import { realClock, type Clock } from '../../base/clock.js';
 import type { NodeInfoLister } from '../framework/interface.js';
 import { NodeInfo } from '../framework/node-info.js';
 import { PodInfo, podKey } from '../framework/pod-info.js';
@@ -18,7 +18,8 @@ interface PodState {
 export interface SchedulerCacheOptions {
   /** How long an assumed, bound pod may wait for the informer to confirm it (default 30 s). */
   assumedTtlMs?: number;
-  now?: () => number;
+  /** Time for assumed pods' deadlines and the cleanup loop's waits (default the real clock). */
+  clock?: Clock;
 }
 
 /**
@@ -37,11 +38,13 @@ export class SchedulerCache implements NodeInfoLister {
   private withAffinityList?: NodeInfo[];
   private withRequiredAntiList?: NodeInfo[];
   private readonly ttl: number;
+  private readonly clock: Clock;
   private readonly now: () => number;
 
   constructor(options: SchedulerCacheOptions = {}) {
     this.ttl = options.assumedTtlMs ?? 30_000;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? realClock;
+    this.now = () => this.clock.now();
   }
 
   /** Nodes with a Node object, interleaved across zones so a partial scan still spreads. */
@@ -177,7 +180,7 @@ export class SchedulerCache implements NodeInfoLister {
   /** Runs cleanupExpired every second until the signal aborts. */
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
-      await sleep(1000, signal);
+      await this.clock.sleep(1000, signal);
       this.cleanupExpired();
     }
   }

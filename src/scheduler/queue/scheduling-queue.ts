@@ -1,5 +1,5 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { sleep } from '../../client/flowcontrol/sleep.js';
+import { realClock, type Clock } from '../../base/clock.js';
 import type { ClusterEventAction, ClusterEventResource, Nominator } from '../framework/interface.js';
 import { PodInfo, podKey } from '../framework/pod-info.js';
 import { Heap } from './heap.js';
@@ -14,7 +14,8 @@ export interface QueueEvent {
 }
 
 export interface SchedulingQueueOptions {
-  now?: () => number;
+  /** Time for back-off and queue ages, and the flush loop's waits (default the real clock). */
+  clock?: Clock;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
   /** Unschedulable pods older than this are retried even without a relevant event (default 5 min). */
@@ -47,13 +48,15 @@ export class SchedulingQueue implements Nominator {
   private cycle = 0;
   private moveRequestCycle = -1;
   private closed = false;
+  private readonly clock: Clock;
   private readonly now: () => number;
   private readonly initialBackoff: number;
   private readonly maxBackoff: number;
   private readonly maxInUnschedulable: number;
 
   constructor(private readonly options: SchedulingQueueOptions = {}) {
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? realClock;
+    this.now = () => this.clock.now();
     this.initialBackoff = options.initialBackoffMs ?? 1000;
     this.maxBackoff = options.maxBackoffMs ?? 10_000;
     this.maxInUnschedulable = options.maxInUnschedulableMs ?? 5 * 60_000;
@@ -190,7 +193,7 @@ export class SchedulingQueue implements Nominator {
   async run(signal: AbortSignal): Promise<void> {
     let ticks = 0;
     while (!signal.aborted) {
-      await sleep(Math.min(1000, this.initialBackoff), signal);
+      await this.clock.sleep(Math.min(1000, this.initialBackoff), signal);
       this.flushBackoffQCompleted();
       if (++ticks % 30 === 0) this.flushUnschedulableLeftover();
     }
