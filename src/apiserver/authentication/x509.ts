@@ -10,10 +10,19 @@ import type { Authenticated, Authenticator } from './authenticator.js';
  */
 export class X509Authenticator implements Authenticator {
   readonly name = 'x509';
+  /** A connection's certificate is fixed for its life; decoding it once serves every request on it. */
+  private readonly bySocket = new WeakMap<TLSSocket, Authenticated | undefined>();
 
   async authenticate(req: IncomingMessage): Promise<Authenticated | undefined> {
     const socket = req.socket as TLSSocket;
     if (!socket.authorized || typeof socket.getPeerCertificate !== 'function') return undefined;
+    if (!this.bySocket.has(socket)) this.bySocket.set(socket, this.fromCertificate(socket));
+    const found = this.bySocket.get(socket);
+    // a copy: later stages may add to the user (groups, extra)
+    return found && { user: { ...found.user, groups: [...(found.user.groups ?? [])] } };
+  }
+
+  private fromCertificate(socket: TLSSocket): Authenticated | undefined {
     const subject = socket.getPeerCertificate().subject as Partial<Record<string, string | string[]>> | undefined;
     const name = first(subject?.CN);
     if (!name) return undefined;

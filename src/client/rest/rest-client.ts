@@ -7,6 +7,7 @@ import { TokenBucket } from '../flowcontrol/token-bucket.js';
 import { sleep } from '../flowcontrol/sleep.js';
 import type { RestConfig } from './rest-config.js';
 import { NetworkError } from './network-error.js';
+import { secureContextFor } from './secure-context-cache.js';
 import { apiErrorFromStatus } from './api-error-from-status.js';
 
 export type QueryValue = string | number | boolean | undefined;
@@ -78,9 +79,7 @@ export class RestClient {
       this.base.protocol === 'https:'
         ? new https.Agent({
             keepAlive: true,
-            ca: config.ca,
-            cert: config.cert,
-            key: config.key,
+            secureContext: secureContextFor(config),
             rejectUnauthorized: !config.insecureSkipTLSVerify,
             servername: config.tlsServerName,
           })
