@@ -9,6 +9,7 @@ import { controller as endpointslice } from './endpointslice/index.js';
 import { controller as garbagecollector } from './garbagecollector/index.js';
 import { controller as job } from './job/index.js';
 import { controller as namespace } from './namespace/index.js';
+import { controller as nodeipam } from './nodeipam/index.js';
 import { controller as nodelifecycle } from './nodelifecycle/index.js';
 import { controller as podgc } from './podgc/index.js';
 import { controller as replicaset } from './replicaset/index.js';
@@ -22,4 +23,4 @@ import { controller as ttlafterfinished } from './ttlafterfinished/index.js';
  * is `--controllers`: `*`, `foo`, `-foo`). One folder per controller, its
  * `index.ts` exporting `controller`; add it here to ship it.
  */
-export const CONTROLLERS: readonly ControllerDescriptor[] = [clusterroleAggregation, cronjob, daemonset, deployment, disruption, endpoints, endpointslice, garbagecollector, job, namespace, nodelifecycle, podgc, replicaset, serviceaccount, statefulset, tainteviction, ttlafterfinished];
+export const CONTROLLERS: readonly ControllerDescriptor[] = [clusterroleAggregation, cronjob, daemonset, deployment, disruption, endpoints, endpointslice, garbagecollector, job, namespace, nodeipam, nodelifecycle, podgc, replicaset, serviceaccount, statefulset, tainteviction, ttlafterfinished];

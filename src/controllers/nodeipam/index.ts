@@ -1,7 +1,6 @@
 import type { Node } from 'kubernetes-types/core/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import { controllerConfig, type ControllerDescriptor } from '../controller-descriptor.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { newController } from '../new-controller.js';
 import { CidrSet } from './cidr-set.js';
 import { NODES, RangeAllocator } from './range-allocator.js';
 
@@ -18,13 +17,11 @@ export const controller: ControllerDescriptor = {
       recorder: ctx.eventRecorder('cidrAllocator'),
       logger: ctx.logger,
     });
-    const c = new Controller({
-      name: 'node_ipam',
+    const c = newController(ctx, {
+      queue: 'node_ipam',
       // one worker: allocations and releases happen in order
       workers: 1,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('nodeipam', allocator, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('assigning a node pod CIDR failed', { node: key, error: err instanceof Error ? err.message : String(err) }),
+      reconciler: allocator,
     }).watches(nodes, { enqueue: 'self' });
     await c.run(ctx.signal);
   },
