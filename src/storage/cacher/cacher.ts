@@ -1,13 +1,4 @@
-import type {
-  DeleteResult,
-  GetResult,
-  ListOptions,
-  ListResult,
-  Storage,
-  WatchEvent,
-  WatchOptions,
-  WriteResult,
-} from '../storage.js';
+import type { DeleteResult, GetResult, ListOptions, ListResult, Storage, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
 import { WatchCache } from './watch-cache.js';
 
 /** Maps a list/watch prefix to the resource prefix whose cache serves it, or undefined (not cached). */

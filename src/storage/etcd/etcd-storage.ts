@@ -1,15 +1,5 @@
 import { CompactedError, FutureRevisionError, UnavailableError } from '../errors.js';
-import type {
-  DeleteResult,
-  GetResult,
-  KeyValue,
-  ListOptions,
-  ListResult,
-  Storage,
-  WatchEvent,
-  WatchOptions,
-  WriteResult,
-} from '../storage.js';
+import type { DeleteResult, GetResult, KeyValue, ListOptions, ListResult, Storage, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
 import type { RangeRequest, RangeResponse, RequestOp, TxnRequest, TxnResponse } from './etcd-messages.js';
 import {
   decodeHeaderRevision,

@@ -3,17 +3,7 @@ import { WatchHub } from '../fanout/watch-hub.js';
 import type { WatchSource } from '../fanout/watch-stream.js';
 import { WatchStream } from '../fanout/watch-stream.js';
 import { lowerBound } from '../key-range.js';
-import type {
-  DeleteResult,
-  GetResult,
-  KeyValue,
-  ListOptions,
-  ListResult,
-  Storage,
-  WatchEvent,
-  WatchOptions,
-  WriteResult,
-} from '../storage.js';
+import type { DeleteResult, GetResult, KeyValue, ListOptions, ListResult, Storage, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
 import { EventLog } from './event-log.js';
 import { KeyIndex } from './key-index.js';
 

@@ -1,15 +1,6 @@
 import type Database from 'better-sqlite3';
 import { CompactedError, FutureRevisionError, UnavailableError, WatchClosedError } from '../errors.js';
-import type {
-  DeleteResult,
-  GetResult,
-  ListOptions,
-  ListResult,
-  Storage,
-  WatchEvent,
-  WatchOptions,
-  WriteResult,
-} from '../storage.js';
+import type { DeleteResult, GetResult, ListOptions, ListResult, Storage, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
 import type { WriteOp, WriteOpResult } from './apply-writes.js';
 import { WriteApplier } from './apply-writes.js';
 import { Compactor } from './compactor.js';
