@@ -70,6 +70,9 @@ export const RESOURCES: readonly ResourceInfo[] = [
     { kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], subresources: ['status'] },
     { kind: 'CronJob', resource: 'cronjobs', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: ['status'] },
   ]),
+  ...group('certificates.k8s.io', 'v1', [
+    { kind: 'CertificateSigningRequest', resource: 'certificatesigningrequests', namespaced: false, shortNames: ['csr'], subresources: ['status', 'approval'] },
+  ]),
   ...group('coordination.k8s.io', 'v1', [{ kind: 'Lease', resource: 'leases', namespaced: true }]),
   ...group('discovery.k8s.io', 'v1', [{ kind: 'EndpointSlice', resource: 'endpointslices', namespaced: true }]),
   ...group('events.k8s.io', 'v1', [{ kind: 'Event', resource: 'events', namespaced: true, shortNames: ['ev'] }]),
@@ -93,6 +96,7 @@ export const GROUP_ORDER = [
   'authentication.k8s.io',
   'authorization.k8s.io',
   'batch',
+  'certificates.k8s.io',
   'coordination.k8s.io',
   'discovery.k8s.io',
   'policy',

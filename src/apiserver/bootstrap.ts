@@ -1,3 +1,4 @@
+import { stringify } from 'yaml';
 import { ApiError } from '../machinery/api-error.js';
 import type { Logger } from '../machinery/logger.js';
 import { SYSTEM_PRIORITY_CLASSES } from './admission/priority.js';
@@ -10,7 +11,7 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube
  * What every cluster has from the start: the system namespaces, the default
  * RBAC policy and the `kubernetes` Service in `default` pointing at the API server.
  */
-export async function bootstrapCluster(registry: ApiRegistry, opts: { advertiseAddress: string; port: number; logger: Logger }): Promise<void> {
+export async function bootstrapCluster(registry: ApiRegistry, opts: { advertiseAddress: string; port: number; logger: Logger; caPem?: string }): Promise<void> {
   const ensure = async (what: string, create: () => Promise<unknown>) => {
     try {
       await create();
@@ -25,6 +26,7 @@ export async function bootstrapCluster(registry: ApiRegistry, opts: { advertiseA
     );
   }
   await ensureBootstrapPolicy(registry, opts.logger);
+  if (opts.caPem) await ensureClusterInfo(registry, `https://${opts.advertiseAddress.includes(':') ? `[${opts.advertiseAddress}]` : opts.advertiseAddress}:${opts.port}`, opts.caPem);
   const priorityClasses = registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!;
   for (const pc of SYSTEM_PRIORITY_CLASSES) {
     await ensure(`priorityclass/${pc.name}`, () =>
@@ -67,6 +69,29 @@ export async function bootstrapCluster(registry: ApiRegistry, opts: { advertiseA
       metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
       subsets: [{ addresses: [{ ip: opts.advertiseAddress }], ports: [{ name: 'https', port: opts.port, protocol: 'TCP' }] }],
     }),
+    { dryRun: false, allowCreate: true },
+  );
+}
+
+/**
+ * kube-public/cluster-info (kubeadm's): a kubeconfig with only the server and
+ * CA, readable without credentials, so a joining node can find the API
+ * server and check its CA against the hash it was given.
+ */
+async function ensureClusterInfo(registry: ApiRegistry, server: string, caPem: string): Promise<void> {
+  const kubeconfig = stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: '', cluster: { server, 'certificate-authority-data': Buffer.from(caPem).toString('base64') } }],
+    contexts: null,
+    'current-context': '',
+    preferences: {},
+    users: null,
+  });
+  await registry.lookup('', 'v1', 'configmaps')!.guaranteedUpdate(
+    'kube-public',
+    'cluster-info',
+    (current) => ({ ...(current ?? { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-info', namespace: 'kube-public' } }), data: { kubeconfig } }),
     { dryRun: false, allowCreate: true },
   );
 }

@@ -403,6 +403,7 @@ export class ApiServer {
         }
         throw notAllowed();
       case 'status':
+      case 'approval':
         if (info.verb === 'get') return handleGet(scope);
         if (info.verb === 'update') return handleUpdate(scope);
         if (info.verb === 'patch') return handlePatch(scope);

@@ -28,6 +28,8 @@ import { reviewHandlers } from '../apiserver/reviews/index.js';
 import { tokenRequest } from '../apiserver/reviews/token-request.js';
 import { tokenReview } from '../apiserver/reviews/token-review.js';
 import { X509Authenticator } from '../apiserver/authentication/x509.js';
+import { BootstrapTokenAuthenticator } from '../apiserver/authentication/bootstrap-token.js';
+import { CertificateApproval, CertificateSigning } from '../apiserver/admission/certificates.js';
 import { CredentialsThenAnonymous } from '../apiserver/authentication/fail-on-error-union.js';
 import { ServiceAccountTokenAuthenticator } from '../apiserver/authentication/service-account-token.js';
 import { TokenFileAuthenticator, TokenFileError } from '../apiserver/authentication/token-file.js';
@@ -184,17 +186,22 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     limits,
     pipeline: {
       authenticators: (deps) => {
-        const credentials = [new X509Authenticator(), ...(tokenFile ? [tokenFile] : []), new ServiceAccountTokenAuthenticator(tokens, deps.registry)];
+        const credentials = [new X509Authenticator(), ...(tokenFile ? [tokenFile] : []), new BootstrapTokenAuthenticator(deps.registry), new ServiceAccountTokenAuthenticator(tokens, deps.registry)];
         return [new CredentialsThenAnonymous(credentials, anonymous)];
       },
       authorizers: () => authorizers,
-      admission: [...ADMISSION_PLUGINS, () => new RbacEscalationPrevention(rbac, () => authorizer)],
+      admission: [
+        ...ADMISSION_PLUGINS,
+        () => new RbacEscalationPrevention(rbac, () => authorizer),
+        () => new CertificateApproval(() => authorizer),
+        () => new CertificateSigning(() => authorizer),
+      ],
     },
     reviews: ({ registry }) =>
       reviewHandlers({
         authorizer,
         authorizers,
-        tokenReview: tokenReview([...(tokenFile ? [tokenFile] : []), new ServiceAccountTokenAuthenticator(tokens, registry)]),
+        tokenReview: tokenReview([...(tokenFile ? [tokenFile] : []), new BootstrapTokenAuthenticator(registry), new ServiceAccountTokenAuthenticator(tokens, registry)]),
         tokenRequest: tokenRequest(tokens, registry),
       }),
     documents: new Map([
@@ -206,7 +213,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   const storageWatches = server.metrics.registry.gauge('apiserver_storage_watches', 'Watches open on the storage, by resource key prefix (one per cached resource).');
   onStorageWatch = (resource, delta) => storageWatches.inc({ resource }, delta);
   const port = await server.start();
-  await bootstrapCluster(server.apiRegistry, { advertiseAddress: advertise, port, logger });
+  await bootstrapCluster(server.apiRegistry, { advertiseAddress: advertise, port, logger, caPem: pki.ca.certPem });
   const rbacWatch = new AbortController();
   rbac.start(server.apiRegistry, logger, rbacWatch.signal);
   await rbac.waitForSync();

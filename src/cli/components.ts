@@ -4,9 +4,10 @@ import { command as images } from './commands/images.js';
 import { command as kubelet } from './commands/kubelet.js';
 import { command as proxy } from './commands/proxy.js';
 import { command as scheduler } from './commands/scheduler.js';
+import { command as token } from './commands/token.js';
 
 /**
  * Every `skiff <name>` component command, in help order. `skiff server` runs
  * those with a `serverOrder`, lowest first. Add a command here to ship it.
  */
-export const COMPONENTS: readonly ComponentCommand[] = [controllerManager, images, kubelet, proxy, scheduler];
+export const COMPONENTS: readonly ComponentCommand[] = [controllerManager, images, kubelet, proxy, scheduler, token];

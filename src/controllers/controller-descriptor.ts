@@ -32,6 +32,11 @@ export interface ControllerConfig {
   clusterCidr: string;
   /** `--node-cidr-mask-size`: the prefix length of each node's pod CIDR. */
   nodeCidrMaskSize: number;
+  /** `--cluster-signing-cert-file`/`--cluster-signing-key-file`: the CA the csrsigning controller signs with ('' : it does not sign). */
+  clusterSigningCertFile: string;
+  clusterSigningKeyFile: string;
+  /** `--cluster-signing-duration`: the longest certificate it issues. */
+  clusterSigningDurationMs: number;
 }
 
 export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = {
@@ -46,6 +51,9 @@ export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = {
   allocateNodeCidrs: true,
   clusterCidr: '10.42.0.0/16',
   nodeCidrMaskSize: 24,
+  clusterSigningCertFile: '',
+  clusterSigningKeyFile: '',
+  clusterSigningDurationMs: 365 * 24 * 3600 * 1000,
 };
 
 /** What the controller manager hands every controller it starts. */

@@ -20,6 +20,7 @@ export const SCHEMA_MODULES = [
   'authorization/v1',
   'batch/v1',
   'autoscaling/v1',
+  'certificates/v1',
   'coordination/v1',
   'discovery/v1',
   'events/v1',

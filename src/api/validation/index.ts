@@ -1,6 +1,7 @@
 import type { KubeObject } from '../object.js';
 import type { ResourceInfo } from '../resource-info.js';
 import type { FieldError } from './field-error.js';
+import { validateCertificateSigningRequest, validateCertificateSigningRequestUpdate } from './certificates.js';
 import { validateCronJob, validateJob, validateJobUpdate } from './batch.js';
 import { validateNamespace, validateNode, validateNodeUpdate, validateServiceAccount } from './cluster.js';
 import { validateConfigMap, validateConfigMapUpdate, validateSecret, validateSecretUpdate } from './config.js';
@@ -59,6 +60,7 @@ const KINDS: Record<string, KindValidation> = {
   'apps/ControllerRevision': { validate: validateControllerRevision, update: validateControllerRevisionUpdate },
   'batch/Job': { validate: validateJob, update: validateJobUpdate },
   'batch/CronJob': { validate: validateCronJob },
+  'certificates.k8s.io/CertificateSigningRequest': { validate: validateCertificateSigningRequest, update: validateCertificateSigningRequestUpdate },
   'coordination.k8s.io/Lease': { validate: validateLease },
   'discovery.k8s.io/EndpointSlice': { validate: validateEndpointSlice, update: validateEndpointSliceUpdate },
   'events.k8s.io/Event': { validate: validateEventsEvent, update: validateEventsEventUpdate },

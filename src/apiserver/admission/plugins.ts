@@ -1,5 +1,6 @@
 import type { ApiRegistry } from '../api-registry.js';
 import type { AdmissionPlugin } from './admission.js';
+import { CertificateRequester, CertificateSubjectRestriction } from './certificates.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { Priority } from './priority.js';
@@ -22,4 +23,6 @@ export const ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
   (deps) => new NamespaceLifecycle(() => deps.registry.namespaces),
   (deps) => new Priority(() => deps.registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!),
   () => new DefaultTolerationSeconds(),
+  () => new CertificateRequester(),
+  () => new CertificateSubjectRestriction(),
 ];

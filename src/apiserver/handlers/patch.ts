@@ -76,7 +76,7 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
   const { type, patch } = await readPatch(scope);
   const isApply = type === 'apply';
   const opts = writeOptions(scope, 'PatchOptions', isApply);
-  const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
+  const subresource = scope.info.subresource === 'status' || scope.info.subresource === 'approval' ? scope.info.subresource : undefined;
   if (isApply) {
     if (!isObject(patch)) throw badRequest('error decoding YAML: the apply configuration must be an object');
   }

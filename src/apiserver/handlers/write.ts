@@ -22,7 +22,7 @@ export async function handleUpdate(scope: RequestScope): Promise<void> {
   const { obj, json } = await readObjectAndText(scope);
   checkName(scope, obj);
   validateFields(scope, obj, json, opts.fieldValidation);
-  const subresource = scope.info.subresource === 'status' ? 'status' : undefined;
+  const subresource = scope.info.subresource === 'status' || scope.info.subresource === 'approval' ? scope.info.subresource : undefined;
   const admission = writeAdmission(scope, opts.dryRun);
   const { object, created } = await scope.store.update(scope.info.namespace, scope.info.name, obj, { ...opts, subresource, admission });
   writeBody(scope.res, created ? 201 : 200, ...render(scope, object));

@@ -1,9 +1,2 @@
-// The polyfill must run before @peculiar/x509 loads; import x509 only through this module.
-import 'reflect-metadata';
-import { webcrypto } from 'node:crypto';
-import { cryptoProvider } from '@peculiar/x509';
-
-// @peculiar/x509 signs and parses through WebCrypto; Node's implementation is enough.
-cryptoProvider.set(webcrypto);
-
-export * from '@peculiar/x509';
+// One place sets up @peculiar/x509 (api/x509.ts); the API server's PKI reads it through here.
+export * from '../../api/x509.js';

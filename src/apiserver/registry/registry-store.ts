@@ -309,7 +309,7 @@ export class RegistryStore {
     namespace: string,
     name: string,
     body: UpdateBody,
-    opts: WriteParams & { subresource?: 'status' | 'finalize' | 'scale'; createIfMissing?: boolean },
+    opts: WriteParams & { subresource?: 'status' | 'approval' | 'finalize' | 'scale'; createIfMissing?: boolean },
   ): Promise<{ object: KubeObject; created: boolean }> {
     const allowCreate = (this.strategy.allowCreateOnUpdate || Boolean(opts.createIfMissing)) && !opts.subresource;
     return this.guaranteedUpdate(
@@ -326,11 +326,12 @@ export class RegistryStore {
         if (precondition && precondition !== current.metadata?.resourceVersion) {
           throw conflict(this.groupResource, name, STALE_OBJECT_MESSAGE);
         }
-        const next = opts.subresource === 'status' ? this.statusUpdate(current, input) : structuredClone(input);
+        const next = opts.subresource === 'status' || opts.subresource === 'approval' ? this.statusUpdate(current, input) : structuredClone(input);
         await opts.admission?.mutate('UPDATE', next, current);
         applyDefaults(next, this.info);
         this.carryServerMetadata(next, current);
         if (!opts.subresource) this.strategy.prepareForUpdate(next, current, { now: this.clock() });
+        else this.strategy.prepareForSubresourceUpdate?.(opts.subresource, next, current, { now: this.clock() });
         this.bumpGeneration(next, current);
         if (opts.fieldManager !== undefined) {
           const entries = updateManagedFields({

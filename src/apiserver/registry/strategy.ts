@@ -21,6 +21,8 @@ export interface Strategy {
   prepareForCreate(obj: KubeObject, ctx: StrategyContext): void;
   /** Called on update of the main resource before validation. */
   prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  /** Called on update of a subresource (status, approval) before validation: what that subresource may not change. */
+  prepareForSubresourceUpdate?(subresource: string, obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   validate(obj: KubeObject): FieldError[];
   validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
   /** The field set field selectors match against (always includes metadata.name/namespace). */

@@ -1,5 +1,6 @@
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { cronJobTable, jobTable } from './batch.js';
+import { certificateSigningRequestTable } from './certificates.js';
 import {
   configMapTable,
   leaseTable,
@@ -41,6 +42,7 @@ const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
   ['controllerrevisions.apps', controllerRevisionTable],
   ['jobs.batch', jobTable],
   ['cronjobs.batch', cronJobTable],
+  ['certificatesigningrequests.certificates.k8s.io', certificateSigningRequestTable],
   ['leases.coordination.k8s.io', leaseTable],
   ['endpointslices.discovery.k8s.io', endpointSliceTable],
   ['events.events.k8s.io', eventsV1Table],

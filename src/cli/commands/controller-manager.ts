@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import type { ComponentCommand, FlagValues } from '../command.js';
+import { join } from 'node:path';
+import type { CommandContext, ComponentCommand, FlagValues } from '../command.js';
 import type { ControllerConfig } from '../../controllers/controller-descriptor.js';
 import { InvalidDurationError, parseDuration } from '../../machinery/duration.js';
 import { CLIENT_FLAGS, clientFromFlags, healthFlags, healthPort, LEADER_GAUGE, leaderElectionFlags, runWhileLeading } from '../component-runtime.js';
@@ -41,8 +42,13 @@ function cidrFlags(config: ControllerConfig): void {
   }
 }
 
-function controllerConfigFromFlags(flags: FlagValues): ControllerConfig {
+function controllerConfigFromFlags(flags: FlagValues, ctx: CommandContext): ControllerConfig {
+  // inside skiff server the cluster CA signs, as kubeadm points the controller manager at it
+  const pki = ctx.server ? join(ctx.server.dataDir, 'pki') : undefined;
   return {
+    clusterSigningCertFile: String(flags['cluster-signing-cert-file'] || (pki ? join(pki, 'ca.crt') : '')),
+    clusterSigningKeyFile: String(flags['cluster-signing-key-file'] || (pki ? join(pki, 'ca.key') : '')),
+    clusterSigningDurationMs: durationFlag(flags, 'cluster-signing-duration'),
     nodeMonitorPeriodMs: durationFlag(flags, 'node-monitor-period'),
     nodeMonitorGracePeriodMs: durationFlag(flags, 'node-monitor-grace-period'),
     nodeStartupGracePeriodMs: durationFlag(flags, 'node-startup-grace-period'),
@@ -78,6 +84,9 @@ export const command: ComponentCommand = {
     'allocate-node-cidrs': { type: 'string', default: 'true', description: 'give each node a spec.podCIDR from --cluster-cidr (node IPAM controller)' },
     'cluster-cidr': { type: 'string', default: '10.42.0.0/16', description: 'the range node pod CIDRs are allocated from' },
     'node-cidr-mask-size': { type: 'string', default: '24', description: 'prefix length of each node\'s pod CIDR' },
+    'cluster-signing-cert-file': { type: 'string', default: '', description: 'CA certificate the csrsigning controller signs with (inside skiff server: the cluster CA)' },
+    'cluster-signing-key-file': { type: 'string', default: '', description: 'its private key' },
+    'cluster-signing-duration': { type: 'string', default: '8760h0m0s', description: 'longest validity of a certificate the csrsigning controller issues' },
     ...leaderElectionFlags('kube-system/kube-controller-manager'),
     ...healthFlags(DEFAULT_HEALTH_PORT),
   },
@@ -91,7 +100,7 @@ export const command: ComponentCommand = {
       if (err instanceof UnknownControllerError) throw new UsageError(err.message);
       throw err;
     }
-    const config = controllerConfigFromFlags(flags);
+    const config = controllerConfigFromFlags(flags, ctx);
     if (config.allocateNodeCidrs) cidrFlags(config);
     const client = clientFromFlags(flags, ctx, 'controller-manager');
     const metrics = new MetricsRegistry();

@@ -1,5 +1,6 @@
 import type { MessageTable } from '../message-schema.js';
 import { AUTHN_AUTHZ_V1 } from './authn-authz-v1.js';
+import { CERTIFICATES_V1 } from './certificates-v1.js';
 import { CORE_V1 } from './core-v1.js';
 import { CORE_V1_POD } from './core-v1-pod.js';
 import { CORE_V1_VOLUME } from './core-v1-volume.js';
@@ -19,6 +20,7 @@ export const ALL_MESSAGES: MessageTable = {
   ...RBAC_V1,
   ...OTHER_GROUPS_V1,
   ...AUTHN_AUTHZ_V1,
+  ...CERTIFICATES_V1,
   ...MORE_V1,
 };
 
@@ -65,4 +67,5 @@ export const KIND_MESSAGES: Readonly<Record<string, string>> = {
   'apps/v1/ControllerRevision': 'ControllerRevision',
   'discovery.k8s.io/v1/EndpointSlice': 'EndpointSlice',
   'events.k8s.io/v1/Event': 'EventsV1Event',
+  'certificates.k8s.io/v1/CertificateSigningRequest': 'CertificateSigningRequest',
 };

@@ -1,5 +1,6 @@
 import type { ResourceInfo } from '../../../api/resource-info.js';
 import type { Storage } from '../../../storage/storage.js';
+import { certificateSigningRequestStrategy } from './certificates.js';
 import { crdStrategy } from '../../apiextensions/crd-strategy.js';
 import { defaultStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
@@ -45,6 +46,8 @@ export function strategyFor(info: ResourceInfo, deps: StrategyDeps): Strategy {
       return persistentVolumeClaimStrategy(info);
     case 'jobs.batch':
       return jobStrategy(info);
+    case 'certificatesigningrequests.certificates.k8s.io':
+      return certificateSigningRequestStrategy(info);
     case 'customresourcedefinitions.apiextensions.k8s.io':
       return crdStrategy(info);
     case 'events.events.k8s.io':

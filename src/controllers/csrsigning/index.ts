@@ -1,0 +1,36 @@
+import { readFile } from 'node:fs/promises';
+import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
+import { Controller } from '../../client/controller/controller.js';
+import { controllerConfig, type ControllerDescriptor } from '../controller-descriptor.js';
+import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { CSRS } from '../certificates/csr.js';
+import { CsrSigningReconciler } from './csr-signing-reconciler.js';
+import { loadSigningCa, type SigningCa } from './sign-certificate.js';
+
+export const controller: ControllerDescriptor = {
+  name: 'csrsigning',
+  async start(ctx) {
+    const config = controllerConfig(ctx);
+    if (!config.clusterSigningCertFile || !config.clusterSigningKeyFile) {
+      ctx.logger.info('not signing certificates: --cluster-signing-cert-file and --cluster-signing-key-file are not set');
+      return;
+    }
+    // read on first use and kept: a bad CA file shows up as the sync errors of the first approved CSR
+    let ca: Promise<SigningCa> | undefined;
+    const loadCa = () =>
+      (ca ??= Promise.all([readFile(config.clusterSigningCertFile, 'utf8'), readFile(config.clusterSigningKeyFile, 'utf8')]).then(([c, k]) => loadSigningCa(c, k)).catch((err: unknown) => {
+        ca = undefined;
+        throw err;
+      }));
+    const csrs = ctx.informers.forResource<CertificateSigningRequest>(CSRS);
+    const reconciler = new CsrSigningReconciler({ client: ctx.client, csrs: csrs.lister, ca: loadCa, maxDurationMs: config.clusterSigningDurationMs });
+    const c = new Controller({
+      name: 'csrsigning',
+      workers: 1,
+      metrics: ctx.metrics,
+      reconciler: instrumentedReconciler('csrsigning', reconciler, ctx.metrics),
+      onError: (key, err) => ctx.logger.warn('signing a CSR failed', { csr: key, error: err instanceof Error ? err.message : String(err) }),
+    }).watches(csrs, { enqueue: 'self' });
+    await c.run(ctx.signal);
+  },
+};
