@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export type FlagSpec = Record<string, { type: 'string' | 'boolean'; default?: string | boolean; description: string; multiple?: boolean }>;
+export type FlagSpec = Record<string, { type: 'string' | 'boolean'; default?: string | boolean; description: string; multiple?: boolean; short?: string }>;
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -12,7 +12,7 @@ export function parseFlags<T extends FlagSpec>(args: string[], spec: T, allowPos
     const { values, positionals } = parseArgs({
       args,
       options: Object.fromEntries(
-        Object.entries(spec).map(([k, v]) => [k, { type: v.type, ...(v.default !== undefined ? { default: v.default as never } : {}), ...(v.multiple ? { multiple: true } : {}) }]),
+        Object.entries(spec).map(([k, v]) => [k, { type: v.type, ...(v.default !== undefined ? { default: v.default as never } : {}), ...(v.multiple ? { multiple: true } : {}), ...(v.short ? { short: v.short } : {}) }]),
       ),
       strict: true,
       allowPositionals,

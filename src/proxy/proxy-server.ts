@@ -8,6 +8,8 @@ import { endpointsFromSlices } from './endpoints-from-slices.js';
 import type { ProxyMetrics } from './proxy-metrics.js';
 import type { ProxyMode } from './proxy-mode.js';
 import { servicePortsFromService } from './service-port.js';
+import type { SpanContext } from '@opentelemetry/api';
+import { addCause, currentCause, inCausedSpan } from '../trace/spans.js';
 
 const SERVICES = { group: '', version: 'v1', resource: 'services' };
 const ENDPOINT_SLICES = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' };
@@ -39,6 +41,8 @@ export class ProxyServer {
   private lastSyncAt = 0;
   private queuedAt?: number;
   private synced = false;
+  /** The traced watch deliveries of the changes the next sync programs. */
+  private causes: SpanContext[] = [];
   /** Trigger times already measured, per slice, so each change is observed once. */
   private readonly measured = new Map<string, string>();
 
@@ -76,7 +80,12 @@ export class ProxyServer {
         if (wait > 0) await this.clock.sleep(wait, signal);
         if (signal.aborted) break;
         this.dirty = false;
-        await this.sync(services.lister.list(), slices.lister.list(), signal);
+        const causes = this.causes;
+        this.causes = [];
+        // one sync programs every change since the last: linked to all their writes
+        const sync = () => this.sync(services.lister.list(), slices.lister.list(), signal);
+        if (causes.length === 0) await sync();
+        else await inCausedSpan('program proxy rules', causes, { hop: 'proxy', initiator: 'watch', attributes: { 'skiff.proxy.mode': this.o.mode.name } }, sync);
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
@@ -92,6 +101,8 @@ export class ProxyServer {
       this.queuedAt ??= this.clock.now();
       this.o.metrics.lastQueued.set({}, this.clock.now() / 1000);
       this.dirty = true;
+      const cause = currentCause();
+      if (cause) addCause(this.causes, cause);
       this.wake?.();
     };
     return { onAdd: mark, onUpdate: mark, onDelete: mark };

@@ -24,6 +24,9 @@ import type { QueuedPodInfo } from './queue/queued-pod-info.js';
 import { ScheduleAlgorithm, SchedulingError } from './schedule-algorithm.js';
 import { registerEventHandlers } from './event-handlers.js';
 import { reportFailure, type Failure } from './report-failure.js';
+import { context, trace } from '@opentelemetry/api';
+import { ATTR } from '../trace/attributes.js';
+import { inChildSpan, recordingSpan, startCausedSpan, startSpan } from '../trace/spans.js';
 
 const gvr = (group: string, resource: string) => ({ group, version: 'v1', resource });
 
@@ -153,6 +156,22 @@ export class Scheduler {
     const q = await this.queue.pop(signal);
     this.updateQueueMetrics();
     if (!q) return;
+    const causes = q.causes ?? [];
+    if (causes.length === 0) return this.schedulePopped(q);
+    q.causes = undefined;
+    // the journey: the watch deliveries that queued the pod → its wait in the queue → this scheduling cycle
+    const attrs = { [ATTR.namespace]: q.info.pod.metadata?.namespace ?? '', [ATTR.name]: q.info.pod.metadata?.name ?? '' };
+    const waited = startCausedSpan('scheduling queue', causes, { hop: 'queue', initiator: 'queue', attributes: { ...attrs, 'skiff.attempts': q.attempts }, startTime: q.timestamp });
+    waited.span.end();
+    const cycle = startSpan(`schedule ${q.info.key}`, { hop: 'schedule', parent: waited.ctx, attributes: attrs });
+    try {
+      await context.with(trace.setSpan(waited.ctx, cycle), () => this.schedulePopped(q));
+    } finally {
+      cycle.end();
+    }
+  }
+
+  private async schedulePopped(q: QueuedPodInfo): Promise<void> {
     const pod = q.info.pod;
     const profile = this.profiles.get(pod.spec?.schedulerName || 'default-scheduler');
     if (!profile || pod.metadata?.deletionTimestamp || this.cache.isAssumed(pod)) {
@@ -196,7 +215,9 @@ export class Scheduler {
     const permit = fwk.runPermitPlugins(state, assumed, node);
     if (!permit.isSuccess() && permit.code !== Code.Wait) return undo(permit.message(), permit.isRejected() ? 'Unschedulable' : 'SchedulerError', new Set([permit.plugin]));
     this.bindings.take();
-    this.track(this.bindingCycle(fwk, state, q, assumed, node, start, decisionMs).finally(() => this.bindings.release()));
+    recordingSpan()?.setAttribute(ATTR.node, node);
+    const binding = inChildSpan(`bind ${q.info.key} to ${node}`, { hop: 'bind', attributes: { [ATTR.node]: node } }, () => this.bindingCycle(fwk, state, q, assumed, node, start, decisionMs));
+    this.track(binding.finally(() => this.bindings.release()));
   }
 
   private async bindingCycle(fwk: Framework, state: CycleState, q: QueuedPodInfo, assumed: PodInfo, node: string, start: number, decisionMs: number): Promise<void> {

@@ -97,3 +97,20 @@ export async function inCausedSpan<T>(name: string, causes: readonly SpanContext
     span.end();
   }
 }
+
+/** The active span when it is recorded, for adding events (undefined otherwise: add nothing). */
+export function recordingSpan(): Span | undefined {
+  const span = trace.getActiveSpan();
+  return span?.isRecording() ? span : undefined;
+}
+
+/** Runs `fn` in a child span of the active recorded span; without one, runs it bare (no new trace). */
+export function inChildSpan<T>(name: string, opts: SpanOptions, fn: (span?: Span) => Promise<T> | T): Promise<T> {
+  if (!currentCause(opts.parent)) return Promise.resolve().then(() => fn());
+  return inSpan(name, opts, fn);
+}
+
+/** Runs `fn` as the root of a new trace (work a component starts on its own: a timer, a registration). */
+export function inRootSpan<T>(name: string, opts: Omit<SpanOptions, 'parent'>, fn: (span: Span) => Promise<T> | T): Promise<T> {
+  return inSpan(name, { ...opts, parent: detachedContext() }, fn);
+}

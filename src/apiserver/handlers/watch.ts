@@ -75,7 +75,7 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
       lastRv = ev.object.metadata?.resourceVersion ?? lastRv;
       if (rendering.kind === 'json' && causes) {
         const line = sharedWatchEvent(rendering, ev.type, ev.object) as string;
-        await sendLine(`${line.slice(0, -2)}${causeField(causes, ev.object.metadata?.resourceVersion)}}\n`);
+        await sendLine(`${line.slice(0, -2)}${causeField(causes, ev.object.metadata?.resourceVersion, scope.store.key(ev.object.metadata?.namespace ?? '', ev.object.metadata?.name ?? ''))}}\n`);
       } else if (rendering.kind === 'json' || rendering.kind === 'protobuf') await sendLine(sharedWatchEvent(rendering, ev.type, ev.object));
       else await send(ev.type, renderWatchObject(scope, rendering, ev.object, first));
       first = false;

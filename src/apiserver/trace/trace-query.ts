@@ -93,7 +93,7 @@ export function resolveResource(registry: ApiRegistry, name: string): ResourceIn
 }
 
 /** The skiff-only field a watch event carries for watchers that asked (header `X-Skiff-Watch-Causes: true`). */
-export function causeField(causes: WriteCauses, resourceVersion: string | undefined): string {
-  const w = resourceVersion ? causes.causeOf(Number(resourceVersion)) : undefined;
+export function causeField(causes: WriteCauses, resourceVersion: string | undefined, key: string): string {
+  const w = resourceVersion ? causes.causeOf(Number(resourceVersion), key) : undefined;
   return w ? `,"cause":{"traceparent":"${formatTraceparent(w.cause)}","committed":"${formatMicros(w.committed)}"}` : '';
 }

@@ -17,6 +17,8 @@ export function tracedStorage(storage: Storage, causes: WriteCauses): Storage {
     // only writes that are part of a recorded journey are worth a span
     if (!currentCause()) return write();
     const span = startSpan(`storage ${verb}`, { hop: 'storage', attributes: { 'db.operation.name': verb, 'db.key': key } });
+    const cause = span.spanContext();
+    causes.begin(key, cause);
     try {
       const res = await context.with(trace.setSpan(context.active(), span), write);
       if (res.succeeded) {
@@ -27,6 +29,7 @@ export function tracedStorage(storage: Storage, causes: WriteCauses): Storage {
       }
       return res;
     } finally {
+      causes.end(key, cause);
       span.end();
     }
   };

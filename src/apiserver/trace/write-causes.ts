@@ -30,6 +30,8 @@ export const DEFAULT_MAX_WRITES = 100_000;
 export class WriteCauses {
   private readonly byRevision = new Map<number, WriteCause>();
   private readonly byKey = new Map<string, number[]>();
+  /** Writes in flight per key: a watch may deliver the event before the write's caller hears back. */
+  private readonly pending = new Map<string, SpanContext>();
   private maxWrites: number;
   private maxAgeMs: number;
   private readonly now: () => number;
@@ -55,9 +57,26 @@ export class WriteCauses {
     this.evict();
   }
 
-  /** The cause of the write that produced this resourceVersion, if remembered. */
-  causeOf(revision: number): WriteCause | undefined {
-    return this.byRevision.get(revision);
+  /** A write to `key` caused by `cause` is about to be committed. */
+  begin(key: string, cause: SpanContext): void {
+    this.pending.set(key, cause);
+  }
+
+  /** The write begun for `key` has been committed (and recorded) or has failed. */
+  end(key: string, cause: SpanContext): void {
+    if (this.pending.get(key) === cause) this.pending.delete(key);
+  }
+
+  /**
+   * The cause of the write that produced this resourceVersion, if remembered;
+   * with the key, also of a write still finishing (its watch event can be
+   * delivered before the write's caller resumes).
+   */
+  causeOf(revision: number, key?: string): WriteCause | undefined {
+    const recorded = this.byRevision.get(revision);
+    if (recorded || key === undefined) return recorded;
+    const cause = this.pending.get(key);
+    return cause ? { revision, key, verb: 'update', cause, committed: this.now() } : undefined;
   }
 
   /** The remembered writes of one key, oldest first. */

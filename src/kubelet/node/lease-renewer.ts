@@ -3,6 +3,8 @@ import type { Client } from '../../client/rest/index.js';
 import { isConflict, isNotFound } from '../../client/rest/index.js';
 import { realClock, type Clock } from '../../base/clock.js';
 import type { Logger } from '../../machinery/logger.js';
+import { ATTR } from '../../trace/attributes.js';
+import { inRootSpan } from '../../trace/spans.js';
 
 export interface LeaseRenewerOptions {
   client: Client;
@@ -32,7 +34,8 @@ export class LeaseRenewer {
     const every = this.opts.renewIntervalMs ?? 10_000;
     while (!signal.aborted) {
       try {
-        await this.renew(signal);
+        // the heartbeat is the kubelet's own timer: each renewal is a trace of its own
+        await inRootSpan(`renew lease ${this.opts.nodeName}`, { hop: 'heartbeat', initiator: 'timer', attributes: { [ATTR.node]: this.opts.nodeName } }, () => this.renew(signal));
       } catch (err) {
         if (!signal.aborted) this.opts.logger.warn('lease renewal failed', { error: err instanceof Error ? err.message : String(err) });
       }

@@ -5,6 +5,8 @@ import { realClock, type Clock } from '../../base/clock.js';
 import type { Logger } from '../../machinery/logger.js';
 import type { MachineInfo } from './machine-info.js';
 import { initialNode, nodeLabels, nodeStatus, statusChanged, type NodeConfig } from './node-status.js';
+import { ATTR } from '../../trace/attributes.js';
+import { inRootSpan } from '../../trace/spans.js';
 
 export interface NodeStatusReporterOptions {
   client: Client;
@@ -42,7 +44,12 @@ export class NodeStatusReporter {
   }
 
   /** Creates the Node, or adopts an existing one and merges our labels into it. */
-  async register(signal: AbortSignal): Promise<Node> {
+  register(signal: AbortSignal): Promise<Node> {
+    // the kubelet initiates its registration: the root of the Node's first trace
+    return inRootSpan(`register node ${this.opts.config.nodeName}`, { hop: 'registration', initiator: 'internal', attributes: { [ATTR.node]: this.opts.config.nodeName } }, () => this.registerOnce(signal));
+  }
+
+  private async registerOnce(signal: AbortSignal): Promise<Node> {
     const info = this.opts.measure();
     const desired = initialNode(info, this.opts.config);
     for (;;) {
@@ -81,9 +88,12 @@ export class NodeStatusReporter {
   }
 
   /** One measurement and, if needed, one status write. */
-  async sync(signal?: AbortSignal): Promise<void> {
-    const node = await this.nodes.get(this.opts.config.nodeName, { signal });
-    await this.writeStatus(node, signal, false);
+  sync(signal?: AbortSignal): Promise<void> {
+    // each check is the kubelet's own timer: a trace of its own (a GET, and a status write when something changed)
+    return inRootSpan(`node status check ${this.opts.config.nodeName}`, { hop: 'heartbeat', initiator: 'timer', attributes: { [ATTR.node]: this.opts.config.nodeName } }, async () => {
+      const node = await this.nodes.get(this.opts.config.nodeName, { signal });
+      await this.writeStatus(node, signal, false);
+    });
   }
 
   private async writeStatus(node: Node, signal: AbortSignal | undefined, force: boolean): Promise<Node> {

@@ -15,6 +15,10 @@ import { computePodActions, type PodActions } from './compute-pod-actions.js';
 import { podStatus, type ContainerRecord } from './pod-status.js';
 import { verifyRunAsNonRoot } from './run-as-non-root.js';
 import { RestartBackoff } from './restart-backoff.js';
+import { context, type SpanContext } from '@opentelemetry/api';
+import { ATTR } from '../../trace/attributes.js';
+import { detachedContext } from '../../trace/component-context.js';
+import { addCause, currentCause, inCausedSpan, inChildSpan } from '../../trace/spans.js';
 
 export interface PodWorkerDeps {
   runtime: Runtime;
@@ -67,6 +71,8 @@ export class PodWorker {
   private stopped = false;
   private readonly clock: Clock;
   private readonly startTime: string;
+  /** The traced watch deliveries that asked for the next sync. */
+  private causes: SpanContext[] = [];
 
   constructor(pod: Pod, private readonly deps: PodWorkerDeps) {
     this.pod = pod;
@@ -114,6 +120,9 @@ export class PodWorker {
 
   /** Schedules a sync; returns a promise settled when the worker is idle. */
   request(): Promise<void> {
+    // a watch delivery (the pod was bound, changed) is the cause of the next sync
+    const cause = currentCause();
+    if (cause) addCause(this.causes, cause);
     this.dirty = true;
     this.loop ??= this.drain().finally(() => (this.loop = undefined));
     return this.loop;
@@ -130,13 +139,22 @@ export class PodWorker {
   private async drain(): Promise<void> {
     while (this.dirty && !this.finished && !this.stopped) {
       this.dirty = false;
+      const causes = this.causes;
+      this.causes = [];
       try {
-        await this.sync();
+        await this.tracedSync(causes);
       } catch (err) {
         this.deps.logger.warn('pod sync failed', { pod: this.key(), error: err instanceof Error ? err.message : String(err) });
         this.later(1000);
       }
     }
+  }
+
+  /** A sync caused by watch deliveries runs in a span linked to them; one from a timer runs bare. */
+  private tracedSync(causes: SpanContext[]): Promise<void> {
+    if (causes.length === 0) return context.with(detachedContext(), () => this.sync());
+    const attributes = { [ATTR.namespace]: this.pod.metadata?.namespace ?? '', [ATTR.name]: this.pod.metadata?.name ?? '' };
+    return inCausedSpan(`sync pod ${this.key()}`, causes, { hop: 'sync', initiator: 'watch', attributes }, () => this.sync());
   }
 
   /** Schedules a resync in `ms`, unless one is already due sooner. */
@@ -146,7 +164,8 @@ export class PodWorker {
     if (this.timer && this.timerAt > this.clock.now() && this.timerAt <= at) return;
     this.clock.clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = this.clock.setTimeout(() => void this.request(), ms);
+    // a timer's resync is not caused by whatever sync armed it
+    this.timer = this.clock.setTimeout(() => context.with(detachedContext(), () => void this.request()), ms);
     if ('unref' in this.timer) this.timer.unref();
   }
 
@@ -213,10 +232,10 @@ export class PodWorker {
       this.sandboxId = undefined;
     }
     if (actions.createSandbox) {
-      const sb = await this.deps.runtime.runPodSandbox({
+      const sb = await inChildSpan('create sandbox', { hop: 'sandbox' }, () => this.deps.runtime.runPodSandbox({
         uid: this.uid, name: this.pod.metadata?.name ?? '', namespace: this.pod.metadata?.namespace ?? 'default',
         hostname: this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '', logDirectory: join(this.podDir(), 'logs'),
-      });
+      }));
       this.sandboxId = sb.id;
       this.podIP = sb.ip ?? this.deps.hostIP;
     }
@@ -253,7 +272,7 @@ export class PodWorker {
         return;
       }
     }
-    await this.start(r, volumes);
+    await inChildSpan(`start container ${r.spec.name}`, { hop: 'container-start', attributes: { [ATTR.container]: r.spec.name, [ATTR.image]: r.spec.image ?? '' } }, () => this.start(r, volumes));
   }
 
   private async start(r: Record_, volumes: VolumePaths): Promise<void> {
@@ -269,7 +288,8 @@ export class PodWorker {
     }
     const full = { HOSTNAME: this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '', ...env };
     if (this.deps.images) {
-      const pulled = await this.deps.images.ensureImageExists(this.pod, r.spec, this.pullSecrets());
+      const images = this.deps.images;
+      const pulled = await inChildSpan(`image ${r.spec.image ?? ''}`, { hop: 'image-pull', attributes: { [ATTR.image]: r.spec.image ?? '' } }, () => images.ensureImageExists(this.pod, r.spec, this.pullSecrets()));
       if (!pulled.ok) {
         r.waiting = { reason: pulled.reason, message: pulled.message };
         this.event('Warning', 'Failed', `Error: ${pulled.reason}`);
@@ -453,7 +473,7 @@ export class PodWorker {
     });
     const text = JSON.stringify({ ...status, conditions: status.conditions?.map((c) => ({ ...c, lastTransitionTime: undefined })) });
     if (text === this.lastStatus) return;
-    await this.deps.writeStatus(this.pod, status);
+    await inChildSpan('write status', { hop: 'status', attributes: { 'k8s.pod.phase': status.phase ?? '' } }, () => this.deps.writeStatus(this.pod, status));
     this.lastStatus = text;
   }
 }

@@ -8,6 +8,7 @@ import { MAX_NODE_SCORE } from './interface.js';
 import type { NodeInfo } from './node-info.js';
 import type { PodInfo } from './pod-info.js';
 import { Code, Status } from './status.js';
+import { recordingSpan } from '../../trace/spans.js';
 import { WaitingPod } from './waiting-pod.js';
 
 export const EXTENSION_POINTS = ['preFilter', 'filter', 'postFilter', 'preScore', 'score', 'reserve', 'permit', 'preBind', 'bind', 'postBind'] as const;
@@ -112,7 +113,11 @@ export class Framework implements FilterRunner {
       } catch (err) {
         return Status.error(err).withPlugin(p.name);
       }
-      if (s && s.code !== Code.Success) return s.withPlugin(p.name);
+      if (s && s.code !== Code.Success) {
+        // a traced scheduling cycle records each plugin's rejection
+        recordingSpan()?.addEvent('filter', { 'skiff.plugin': p.name, 'k8s.node.name': node.name, 'skiff.verdict': Code[s.code] ?? String(s.code), 'skiff.reason': s.message() });
+        return s.withPlugin(p.name);
+      }
     }
     return Status.success();
   }
@@ -149,6 +154,7 @@ export class Framework implements FilterRunner {
       if (state.skipScore.has(plugin.name)) continue;
       const scores: NodeScore[] = nodes.map((n) => ({ name: n.name, score: plugin.score(state, pod, n) }));
       plugin.normalizeScore?.(state, pod, scores);
+      recordingSpan()?.addEvent('score', { 'skiff.plugin': plugin.name, 'skiff.weight': weight, 'skiff.scores': scores.slice(0, 20).map((x) => `${x.name}=${x.score}`).join(',') });
       for (let i = 0; i < scores.length; i++) {
         const s = scores[i].score;
         if (!(s >= 0 && s <= MAX_NODE_SCORE)) throw new RangeError(`plugin ${plugin.name} returned score ${s} for node ${scores[i].name}`);

@@ -1,3 +1,4 @@
+import type { SpanContext } from '@opentelemetry/api';
 import type { PodInfo } from '../framework/pod-info.js';
 
 /** A pod waiting in the scheduling queue, with its attempt history. */
@@ -10,4 +11,6 @@ export interface QueuedPodInfo {
   attempts: number;
   /** Plugins that rejected it in the last attempt; only their events re-queue it. */
   unschedulablePlugins: Set<string>;
+  /** The traced writes (watch deliveries) that queued or refreshed it since its last attempt. */
+  causes?: SpanContext[];
 }

@@ -4,6 +4,8 @@ import type { ClusterEventAction, ClusterEventResource, Nominator } from '../fra
 import { PodInfo, podKey } from '../framework/pod-info.js';
 import { Heap } from './heap.js';
 import type { QueuedPodInfo } from './queued-pod-info.js';
+import type { SpanContext } from '@opentelemetry/api';
+import { addCause, currentCause } from '../../trace/spans.js';
 
 /** Asked once per node per attempt; almost always empty, so one shared empty answer. */
 const NONE: readonly PodInfo[] = Object.freeze([]);
@@ -76,7 +78,8 @@ export class SchedulingQueue implements Nominator {
     const info = new PodInfo(pod);
     this.backoffQ.delete(info.key);
     this.unschedulable.delete(info.key);
-    this.activeQ.push({ info, timestamp: t, initialAttemptTimestamp: t, attempts: 0, unschedulablePlugins: new Set() });
+    const cause = currentCause();
+    this.activeQ.push({ info, timestamp: t, initialAttemptTimestamp: t, attempts: 0, unschedulablePlugins: new Set(), causes: cause ? [cause] : undefined });
     this.updateNomination(info);
     this.wake();
   }
@@ -92,7 +95,7 @@ export class SchedulingQueue implements Nominator {
     this.updateNomination(info);
     const active = this.activeQ.get(key);
     if (active) {
-      this.activeQ.push({ ...active, info });
+      this.activeQ.push({ ...active, info, causes: withCause(active.causes) });
       return;
     }
     const parked = this.backoffQ.get(key) ?? this.unschedulable.get(key);
@@ -102,7 +105,7 @@ export class SchedulingQueue implements Nominator {
     }
     this.backoffQ.delete(key);
     this.unschedulable.delete(key);
-    const q = { ...parked, info };
+    const q = { ...parked, info, causes: withCause(parked.causes) };
     if (this.isBackingOff(q)) this.backoffQ.push(q);
     else this.pushActive(q);
   }
@@ -253,4 +256,13 @@ export class SchedulingQueue implements Nominator {
   private wake(): void {
     for (const w of this.waiters.splice(0)) w();
   }
+}
+
+/** The causes of a queued pod plus the current one (the watch delivery refreshing it), if traced. */
+function withCause(causes: SpanContext[] | undefined): SpanContext[] | undefined {
+  const cause = currentCause();
+  if (!cause) return causes;
+  const next = [...(causes ?? [])];
+  addCause(next, cause);
+  return next;
 }
