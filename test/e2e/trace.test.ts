@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { ObjectTrace, SpanRecord, TraceRecord } from '../../src/trace/journey.js';
+import { kubectlFor, removeDir, ROOT, run, startServer, waitFor, type ServerProcess } from './harness.js';
+
+/**
+ * Issue 18's walk as one causal trace: kubectl create deployment → API
+ * server stages → deployment controller → ReplicaSet → ReplicaSet controller
+ * → pods → scheduler → bind → kubelet → status write, read back with
+ * `skiff trace deployment/web --output json`.
+ */
+describe('skiff trace', () => {
+  let server: ServerProcess;
+  let k: ReturnType<typeof kubectlFor>;
+  const skiffTrace = async (...args: string[]) => {
+    const r = await run(process.execPath, [join(ROOT, 'bin/skiff.js'), 'trace', ...args], { env: { KUBECONFIG: server.kubeconfig } });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+
+  before(async () => {
+    server = await startServer();
+    k = kubectlFor(server.kubeconfig);
+    await waitFor('the node to be Ready', async () => /\sReady\s/.test(await k.ok(['get', 'nodes'])), 60_000);
+    // every component has listed and is watching once a first Deployment has rolled out
+    await k.ok(['create', 'deployment', 'warmup', '--image=busybox', '--', 'sleep', '3600']);
+    await k.ok(['rollout', 'status', 'deployment/warmup', '--timeout=90s']);
+  });
+  after(async () => {
+    await server?.stop();
+    if (server) await removeDir(server.dataDir);
+  });
+
+  it('follows a Deployment from kubectl to every pod’s status write in one trace', async () => {
+    await k.ok(['create', 'deployment', 'web', '--image=busybox', '--replicas=3', '--', 'sh', '-c', 'sleep 3600']);
+    assert.match(await k.ok(['rollout', 'status', 'deployment/web', '--timeout=90s']), /successfully rolled out/);
+    const pods = (await k.ok(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[*].metadata.name}'])).trim().split(/\s+/);
+    assert.equal(pods.length, 3);
+
+    // spans end as their work ends: wait until every pod's status write is in and every parent is present
+    let journey: TraceRecord | undefined;
+    let byId = new Map<string, SpanRecord>();
+    await waitFor('a complete journey', async () => {
+      const trace = JSON.parse(await skiffTrace('deployment/web', '--output', 'json')) as ObjectTrace;
+      assert.equal(trace.kind, 'ObjectTrace');
+      journey = trace.traces.find((t) => t.spans.some((s) => s.hop === 'request' && s.name === 'create deployments.apps' && !s.parentSpanId));
+      if (!journey) return false;
+      byId = new Map(journey.spans.map((s) => [s.spanId, s]));
+      const complete = journey.spans.every((s) => !s.parentSpanId || byId.has(s.parentSpanId));
+      const statuses = pods.every((p) => journey!.spans.some((s) => s.hop === 'status' && ancestors(s).some((a) => a.hop === 'sync' && a.attributes['k8s.object.name'] === p)));
+      return complete && statuses;
+    }, 60_000, 500);
+    const t = journey!;
+
+    function ancestors(s: SpanRecord): SpanRecord[] {
+      const out: SpanRecord[] = [];
+      for (let p = s.parentSpanId ? byId.get(s.parentSpanId) : undefined; p; p = p.parentSpanId ? byId.get(p.parentSpanId) : undefined) out.push(p);
+      return out;
+    }
+    const child = (parent: SpanRecord, match: (s: SpanRecord) => boolean): SpanRecord => {
+      const found = t.spans.find((s) => s.parentSpanId === parent.spanId && match(s));
+      assert.ok(found, `a child of "${parent.name}" (${parent.component})`);
+      return found;
+    };
+
+    // parent/child links are consistent: one root, every other span's parent in the trace, all one trace id
+    const roots = t.spans.filter((s) => !s.parentSpanId);
+    assert.equal(roots.length, 1);
+    for (const s of t.spans) assert.equal(s.traceId, t.traceId);
+    assert.equal(t.criticalPath[0], roots[0].spanId);
+
+    // kubectl → API server: each stage, then the commit with its resourceVersion
+    const create = roots[0];
+    assert.equal(create.component, 'kube-apiserver');
+    assert.equal(create.initiator, 'client');
+    for (const hop of ['authentication', 'authorization', 'admission', 'validation']) child(create, (s) => s.hop === hop);
+    const commit = child(create, (s) => s.hop === 'storage');
+    assert.match(String(commit.attributes['k8s.resource_version']), /^\d+$/);
+
+    // → the deployment controller, told by its watch
+    const delivery = child(commit, (s) => s.hop === 'watch' && s.component === 'kube-controller-manager');
+    assert.equal(delivery.initiator, 'watch');
+    assert.equal(delivery.attributes['k8s.kind'], 'Deployment');
+    assert.equal(delivery.attributes['k8s.resource_version'], commit.attributes['k8s.resource_version']);
+    const deploymentReconcile = child(delivery, (s) => s.hop === 'reconcile' && s.attributes['skiff.controller'] === 'deployment');
+    const rsCreate = child(deploymentReconcile, (s) => s.hop === 'request' && s.name === 'create replicasets.apps');
+    const rsCommit = child(rsCreate, (s) => s.hop === 'storage');
+    const rsDelivery = child(rsCommit, (s) => s.hop === 'watch' && s.component === 'kube-controller-manager' && s.attributes['k8s.kind'] === 'ReplicaSet');
+
+    // → the ReplicaSet controller creates the pods (one reconcile, or a few: each a child of a ReplicaSet write's delivery)
+    const podCreates = t.spans.filter((s) => s.hop === 'request' && s.name === 'create pods');
+    assert.ok(podCreates.length >= 3, `${podCreates.length} pod creates`);
+    for (const pc of podCreates) {
+      const reconcile = byId.get(pc.parentSpanId!)!;
+      assert.equal(reconcile.attributes['skiff.controller'], 'replicaset');
+      assert.ok(ancestors(pc).includes(rsDelivery) || ancestors(reconcile).some((a) => a.hop === 'watch'), 'a ReplicaSet reconcile caused by a watch delivery');
+    }
+
+    // each pod: scheduler (watch, queue wait, cycle, bind) → kubelet (watch, sync, sandbox, container start, status write)
+    for (const pod of pods) {
+      const sync = t.spans.find((s) => s.hop === 'sync' && s.attributes['k8s.object.name'] === pod);
+      assert.ok(sync, `the kubelet's sync of ${pod}`);
+      assert.equal(sync.component, 'kubelet');
+      const kubeletDelivery = byId.get(sync.parentSpanId!)!;
+      assert.equal(kubeletDelivery.hop, 'watch');
+      assert.equal(kubeletDelivery.component, 'kubelet');
+      const chain = ancestors(sync);
+      const hopsOf = (component: string) => chain.filter((s) => s.component === component).map((s) => s.hop);
+      assert.ok(['bind', 'schedule', 'queue', 'watch'].every((h) => hopsOf('kube-scheduler').includes(h)), `${pod}: scheduler hops ${hopsOf('kube-scheduler').join(',')}`);
+      assert.ok(chain.some((s) => s.hop === 'request' && s.name === 'create pods/binding'), `${pod}: the binding write`);
+      assert.ok(chain.includes(deploymentReconcile) && chain.includes(create), `${pod}: back to kubectl's create`);
+      const schedule = chain.find((s) => s.hop === 'schedule')!;
+      assert.equal(schedule.attributes['k8s.node.name'], chain.find((s) => s.hop === 'bind')!.attributes['k8s.node.name']);
+      child(sync, (s) => s.hop === 'sandbox');
+      child(sync, (s) => s.hop === 'container-start');
+      const status = child(sync, (s) => s.hop === 'status');
+      const statusWrite = child(status, (s) => s.hop === 'request' && /pods\/status$/.test(s.name));
+      child(statusWrite, (s) => s.hop === 'storage');
+    }
+
+    // the text rendering has the timeline, the sequence diagram and the critical path
+    const text = await skiffTrace('deployment/web');
+    for (const heading of ['Timeline', 'Sequence:', 'Critical path']) assert.ok(text.includes(heading), heading);
+    assert.match(text, /kube-apiserver\s+kube-controller-manager\s+kube-scheduler\s+kubelet/);
+  });
+
+  it('says so for an object without a trace', async () => {
+    const out = await skiffTrace('configmap/never-written', '-n', 'default');
+    assert.match(out, /no trace recorded for configmaps "never-written"/);
+  });
+});
