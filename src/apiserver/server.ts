@@ -43,6 +43,7 @@ import type { AdmissionAttributes } from './admission/admission.js';
 import { apiVersionOf, type ResourceInfo } from '../api/resource-info.js';
 import { protobufMessageFor } from '../api/protobuf/encode-protobuf-object.js';
 import { versionInfo } from './version.js';
+import { isUiPath, serveUi } from './ui/serve-ui.js';
 import { context, type Span } from '@opentelemetry/api';
 import { describeRequest, describeUser, endRequestSpan, stage, startRequestSpan } from './trace/request-span.js';
 import { tracedStorage } from './trace/traced-storage.js';
@@ -77,6 +78,8 @@ export interface ApiServerOptions {
   limits?: Partial<ServingLimits>;
   /** The side store of write causes (what tracing records per resourceVersion); default a fresh one. */
   writeCauses?: WriteCauses;
+  /** The built dashboard served at /ui/ (default: the package's web/dist). */
+  uiDir?: string;
 }
 
 function parseRequestUrl(raw: string): URL {
@@ -183,6 +186,8 @@ export class ApiServer {
   }
 
   private serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const pathname = (req.url ?? '/').split('?')[0];
+    if (isUiPath(pathname)) return serveUi(req, res, pathname, this.opts.uiDir);
     const traced = startRequestSpan(req);
     if (!traced) return this.serveRequest(req, res);
     return context.with(traced.ctx, () => this.serveRequest(req, res, traced.span));
