@@ -33,7 +33,7 @@ function group(groupName: string, version: string, entries: Entry[]): ResourceIn
 export const RESOURCES: readonly ResourceInfo[] = [
   ...group('', 'v1', [
     { kind: 'Namespace', resource: 'namespaces', namespaced: false, shortNames: ['ns'], subresources: ['status', 'finalize'] },
-    { kind: 'Pod', resource: 'pods', namespaced: true, shortNames: ['po'], categories: ['all'], subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'proxy'] },
+    { kind: 'Pod', resource: 'pods', namespaced: true, shortNames: ['po'], categories: ['all'], subresources: ['status', 'binding', 'eviction', 'log', 'exec', 'attach', 'portforward', 'proxy', 'ephemeralcontainers'] },
     { kind: 'Node', resource: 'nodes', namespaced: false, shortNames: ['no'], subresources: ['status', 'proxy'] },
     { kind: 'Service', resource: 'services', namespaced: true, shortNames: ['svc'], categories: ['all'], subresources: ['status', 'proxy'] },
     { kind: 'Endpoints', resource: 'endpoints', namespaced: true, shortNames: ['ep'] },

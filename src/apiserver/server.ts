@@ -413,6 +413,11 @@ export class ApiServer {
         if (info.verb === 'update') return handleUpdate(scope);
         if (info.verb === 'patch') return handlePatch(scope);
         throw notAllowed();
+      case 'ephemeralcontainers':
+        if (info.verb === 'get') return handleGet(scope);
+        if (info.verb === 'update') return handleUpdate(scope);
+        if (info.verb === 'patch') return handlePatch(scope);
+        throw notAllowed();
       case 'scale':
         return handleScale(scope);
       case 'binding':

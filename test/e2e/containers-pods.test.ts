@@ -188,4 +188,16 @@ spec:
     assert.ok(events.items.some((e) => e.reason === 'BackOff' && e.message.startsWith('Back-off restarting failed container c in pod hog_default')), JSON.stringify(events.items));
     await kubectl.ok(['delete', 'pod', 'hog', 'nonroot', 'limited', '--grace-period=1']);
   });
+
+  test('pods/proxy reaches the pod on its own IP; kubectl debug adds an ephemeral container that runs in the pod', async () => {
+    const pod = (await kubectl.json<{ items: PodJson[] }>(['get', 'pods', '-l', 'app=web'])).items[0]!;
+    const name = pod.metadata.name;
+    assert.equal((await kubectl.ok(['get', '--raw', `/api/v1/namespaces/default/pods/${name}:8080/proxy/index.html`])).trim(), name);
+    await kubectl.ok(['debug', name, `--image=${IMAGE}`, '--image-pull-policy=Never', '-c', 'dbg', '--', 'sh', '-c', 'echo debug-$(hostname)']);
+    await waitFor('the ephemeral container to finish', async () => {
+      const p = await kubectl.json<{ status: { ephemeralContainerStatuses?: { name: string; state: { terminated?: { exitCode: number } } }[] } }>(['get', 'pod', name]);
+      return p.status.ephemeralContainerStatuses?.find((c) => c.name === 'dbg')?.state.terminated;
+    }, 60_000);
+    assert.equal((await kubectl.ok(['logs', name, '-c', 'dbg'])).trim(), `debug-${name}`);
+  });
 });

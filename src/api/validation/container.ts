@@ -202,16 +202,45 @@ export function validateContainer(ctr: Container, kind: ContainerKind, volumes: 
     errs.push(...validateSingleSuccessProbe(ctr.startupProbe, child(path, 'startupProbe')));
     if (ctr.lifecycle?.postStart) errs.push(...validateHandler(ctr.lifecycle.postStart, child(path, 'lifecycle', 'postStart')));
     if (ctr.lifecycle?.preStop) errs.push(...validateHandler(ctr.lifecycle.preStop, child(path, 'lifecycle', 'preStop')));
-  } else {
-    const why = kind === 'init' ? 'may not be set for init containers without restartPolicy=Always' : 'may not be set for ephemeral containers';
+  } else if (kind === 'init') {
     for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
-      if (ctr[f]) errs.push(forbidden(child(path, f), why));
+      if (ctr[f]) errs.push(forbidden(child(path, f), 'may not be set for init containers without restartPolicy=Always'));
     }
+  } else {
+    errs.push(...validateEphemeralOnlyFields(ctr, path));
   }
   if (kind === 'container' && ctr.restartPolicy !== undefined) errs.push(forbidden(child(path, 'restartPolicy'), 'may not be set for non-init containers'));
   if (kind === 'init' && ctr.restartPolicy !== undefined && ctr.restartPolicy !== 'Always') {
     errs.push(notSupported(child(path, 'restartPolicy'), ctr.restartPolicy, ['Always']));
   }
+  return errs;
+}
+
+/**
+ * Fields an ephemeral container may not set (upstream's allow list, checked
+ * as Go checks a non-zero value): debugging containers must not become part
+ * of the pod's serving, so no ports, probes, lifecycle, resources or restarts;
+ * subPath mounts would leak bind mounts until the pod ends.
+ */
+const EPHEMERAL_FORBIDDEN_FIELDS = ['ports', 'resources', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle', 'resizePolicy', 'restartPolicy'] as const;
+
+function isZero(v: unknown): boolean {
+  if (v === undefined || v === null || v === '' || v === 0 || v === false) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === 'object') return Object.values(v).every(isZero);
+  return false;
+}
+
+function validateEphemeralOnlyFields(ctr: Container, path: string): ErrorList {
+  const errs: ErrorList = [];
+  for (const f of EPHEMERAL_FORBIDDEN_FIELDS) {
+    if (!isZero((ctr as unknown as Record<string, unknown>)[f])) errs.push(forbidden(child(path, f), 'cannot be set for an Ephemeral Container'));
+  }
+  (ctr.volumeMounts ?? []).forEach((m, i) => {
+    for (const f of ['subPath', 'subPathExpr'] as const) {
+      if (m[f]) errs.push(forbidden(child(index(child(path, 'volumeMounts'), i), f), 'cannot be set for an Ephemeral Container'));
+    }
+  });
   return errs;
 }
 

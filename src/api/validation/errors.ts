@@ -48,12 +48,9 @@ export function tooMany(field: string, actual: number, max: number): FieldError 
   return { type: 'FieldValueTooMany', field, badValue: actual, detail: `must have at most ${max} items` };
 }
 
-/**
- * Upstream renders `Not found: "x"`; FieldErrorType has no NotFound member
- * yet, so this is the closest faithful rendering until it does.
- */
+/** Upstream's NotFound: `Not found: "x"`. */
 export function notFound(field: string, badValue: unknown): FieldError {
-  return { type: 'FieldValueInvalid', field, badValue, detail: 'not found' };
+  return { type: 'FieldValueNotFound', field, badValue };
 }
 
 export const FIELD_IMMUTABLE = 'field is immutable';

@@ -7,6 +7,7 @@ export type FieldErrorType =
   | 'FieldValueInvalid'
   | 'FieldValueNotSupported'
   | 'FieldValueDuplicate'
+  | 'FieldValueNotFound'
   | 'FieldValueForbidden'
   | 'FieldValueTooLong'
   | 'FieldValueTooMany'
@@ -29,6 +30,7 @@ const SUMMARY: Record<FieldErrorType, string> = {
   FieldValueInvalid: 'Invalid value',
   FieldValueNotSupported: 'Unsupported value',
   FieldValueDuplicate: 'Duplicate value',
+  FieldValueNotFound: 'Not found',
   FieldValueForbidden: 'Forbidden',
   FieldValueTooLong: 'Too long',
   FieldValueTooMany: 'Too many',
@@ -46,7 +48,7 @@ function quote(v: unknown): string {
 /** Renders one error the way upstream's field.Error.Error() does, without the field prefix. */
 export function fieldErrorBody(e: FieldError): string {
   const summary = SUMMARY[e.type];
-  const showValue = e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported' || e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTypeInvalid';
+  const showValue = e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported' || e.type === 'FieldValueDuplicate' || e.type === 'FieldValueNotFound' || e.type === 'FieldValueTypeInvalid';
   let body = showValue && e.badValue !== undefined ? `${summary}: ${quote(e.badValue)}` : summary;
   if (e.type === 'FieldValueNotSupported' && e.supported?.length) {
     body += `: supported values: ${e.supported.map((s) => JSON.stringify(s)).join(', ')}`;

@@ -1,5 +1,5 @@
-import type { PodSpec, PodTemplateSpec, Toleration } from 'kubernetes-types/core/v1.js';
-import { child, index, invalid, notSupported, required, type ErrorList } from './errors.js';
+import type { Container, PodSpec, PodTemplateSpec, Toleration } from 'kubernetes-types/core/v1.js';
+import { child, index, invalid, notFound, notSupported, required, type ErrorList } from './errors.js';
 import { validateContainer, validateDNS1123Label, validateHostPortConflicts } from './container.js';
 import { isDNS1123Subdomain, isValidLabelValue, inclusiveRangeError } from './name.js';
 import { validateAnnotations, validateLabelName, validateLabels } from './object-meta.js';
@@ -57,7 +57,12 @@ export function validatePodSpec(spec: PodSpec | undefined, path: string): ErrorL
   (s.initContainers ?? []).forEach((c, i) => errs.push(...validateContainer(c, 'init', volumes, names, index(initPath, i))));
   errs.push(...validateHostPortConflicts(s.initContainers ?? [], initPath));
   const ephPath = child(path, 'ephemeralContainers');
-  (s.ephemeralContainers ?? []).forEach((c, i) => errs.push(...validateContainer(c, 'ephemeral', volumes, names, index(ephPath, i))));
+  const targets = new Set([...(s.containers ?? []), ...(s.initContainers ?? [])].map((c) => c.name));
+  (s.ephemeralContainers ?? []).forEach((c, i) => {
+    errs.push(...validateContainer(c as Container, 'ephemeral', volumes, names, index(ephPath, i)));
+    // the target must be a regular or init container
+    if (c.targetContainerName && !targets.has(c.targetContainerName)) errs.push(notFound(child(index(ephPath, i), 'targetContainerName'), c.targetContainerName));
+  });
 
   if (!s.restartPolicy) errs.push(required(child(path, 'restartPolicy')));
   else if (!RESTART_POLICIES.includes(s.restartPolicy)) errs.push(notSupported(child(path, 'restartPolicy'), s.restartPolicy, RESTART_POLICIES));

@@ -64,7 +64,7 @@ test('volumes and mounts', () => {
   assert.deepEqual(msgs, [
     'spec.volumes[1].emptyDir: Forbidden: may not specify more than 1 volume type',
     'spec.volumes[1].name: Duplicate value: "data"',
-    'spec.containers[0].volumeMounts[0].name: Invalid value: "missing": not found',
+    'spec.containers[0].volumeMounts[0].name: Not found: "missing"',
     'spec.containers[0].volumeMounts[1].mountPath: Invalid value: "/a": must be unique',
   ]);
 });

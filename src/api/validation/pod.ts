@@ -1,7 +1,7 @@
 import type { Container, Pod, PodSpec, Toleration } from 'kubernetes-types/core/v1.js';
 import { child, deepEqual, forbidden, index, invalid, required, type ErrorList } from './errors.js';
 import { inclusiveRangeError, nameIsDNSSubdomain } from './name.js';
-import { validateObjectMeta } from './object-meta.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { validatePodSpec, validateTolerations } from './pod-spec.js';
 
 const MAX_INT32 = 2147483647;
@@ -9,10 +9,32 @@ const MAX_INT32 = 2147483647;
 export const POD_UPDATE_FORBIDDEN =
   'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
 
-export function validatePod(pod: Pod): ErrorList {
+/** Create rules; on update (`old` given) they check the new pod, whose ephemeral containers came through the subresource. */
+export function validatePod(pod: Pod, old?: Pod): ErrorList {
   const errs = validateObjectMeta(pod.metadata, true, nameIsDNSSubdomain);
   errs.push(...validatePodSpec(pod.spec, 'spec'));
-  if (pod.spec?.ephemeralContainers?.length) errs.push(forbidden('spec.ephemeralContainers', 'cannot be set on create'));
+  if (!old && pod.spec?.ephemeralContainers?.length) errs.push(forbidden('spec.ephemeralContainers', 'cannot be set on create'));
+  return errs;
+}
+
+const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+
+/**
+ * pods/ephemeralcontainers (upstream's ValidatePodEphemeralContainersUpdate):
+ * the pod stays valid, static pods get none, and ephemeral containers are
+ * only ever added: existing ones may neither be removed nor changed.
+ */
+export function validatePodEphemeralContainersUpdate(pod: Pod, old: Pod): ErrorList {
+  const errs = [...validateObjectMetaUpdate(pod.metadata, old.metadata), ...validatePod(pod, old)];
+  if (old.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return [forbidden('', 'static pods do not support ephemeral containers')];
+  const next = new Map((pod.spec?.ephemeralContainers ?? []).map((c) => [c.name, c]));
+  for (const prev of old.spec?.ephemeralContainers ?? []) {
+    const now = next.get(prev.name);
+    if (!now) errs.push(forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(prev.name)} may not be removed\n`));
+    else if (!deepEqual(prev, now)) {
+      errs.push(forbidden('spec.ephemeralContainers', `existing ephemeral containers ${JSON.stringify(prev.name)} may not be changed\n${specDiff(prev as unknown as PodSpec, now as unknown as PodSpec)}`));
+    }
+  }
   return errs;
 }
 

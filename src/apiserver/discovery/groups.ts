@@ -26,6 +26,7 @@ export function subresourceVerbs(sub: string): string[] {
   switch (sub) {
     case 'status':
     case 'scale':
+    case 'ephemeralcontainers':
       return ['get', 'patch', 'update'];
     case 'binding':
     case 'eviction':

@@ -14,6 +14,7 @@ import { apply, conflictsToApiError, listSchemaForKind } from '../../machinery/m
 import { apiVersionOf } from '../../api/resource-info.js';
 import { isObject } from '../../api/object.js';
 import { writeAdmission } from './write-admission.js';
+import { partialSubresource } from './partial-subresource.js';
 import { customResourceFacts } from '../apiextensions/custom-resource-serving.js';
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -76,7 +77,7 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
   const { type, patch } = await readPatch(scope);
   const isApply = type === 'apply';
   const opts = writeOptions(scope, 'PatchOptions', isApply);
-  const subresource = scope.info.subresource === 'status' || scope.info.subresource === 'approval' ? scope.info.subresource : undefined;
+  const subresource = partialSubresource(scope.info.subresource);
   if (isApply) {
     if (!isObject(patch)) throw badRequest('error decoding YAML: the apply configuration must be an object');
   }

@@ -4,6 +4,7 @@ import { checkName, readObjectAndText } from './object-body.js';
 import { render } from './render.js';
 import type { RequestScope } from './scope.js';
 import { writeAdmission } from './write-admission.js';
+import { partialSubresource } from './partial-subresource.js';
 import { validateFields, writeOptions } from './write-options.js';
 
 export async function handleCreate(scope: RequestScope): Promise<void> {
@@ -22,7 +23,7 @@ export async function handleUpdate(scope: RequestScope): Promise<void> {
   const { obj, json } = await readObjectAndText(scope);
   checkName(scope, obj);
   validateFields(scope, obj, json, opts.fieldValidation);
-  const subresource = scope.info.subresource === 'status' || scope.info.subresource === 'approval' ? scope.info.subresource : undefined;
+  const subresource = partialSubresource(scope.info.subresource);
   const admission = writeAdmission(scope, opts.dryRun);
   const { object, created } = await scope.store.update(scope.info.namespace, scope.info.name, obj, { ...opts, subresource, admission });
   writeBody(scope.res, created ? 201 : 200, ...render(scope, object));

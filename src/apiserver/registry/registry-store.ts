@@ -309,7 +309,7 @@ export class RegistryStore {
     namespace: string,
     name: string,
     body: UpdateBody,
-    opts: WriteParams & { subresource?: 'status' | 'approval' | 'finalize' | 'scale'; createIfMissing?: boolean },
+    opts: WriteParams & { subresource?: 'status' | 'approval' | 'finalize' | 'scale' | 'ephemeralcontainers'; createIfMissing?: boolean },
   ): Promise<{ object: KubeObject; created: boolean }> {
     const allowCreate = (this.strategy.allowCreateOnUpdate || Boolean(opts.createIfMissing)) && !opts.subresource;
     return this.guaranteedUpdate(
@@ -326,7 +326,8 @@ export class RegistryStore {
         if (precondition && precondition !== current.metadata?.resourceVersion) {
           throw conflict(this.groupResource, name, STALE_OBJECT_MESSAGE);
         }
-        const next = opts.subresource === 'status' || opts.subresource === 'approval' ? this.statusUpdate(current, input) : structuredClone(input);
+        const partial = opts.subresource ? this.strategy.partialUpdates?.[opts.subresource] : undefined;
+        const next = opts.subresource === 'status' || opts.subresource === 'approval' ? this.statusUpdate(current, input) : partial ? partial.take(input, structuredClone(current)) : structuredClone(input);
         await opts.admission?.mutate('UPDATE', next, current);
         applyDefaults(next, this.info);
         this.carryServerMetadata(next, current);
@@ -345,7 +346,7 @@ export class RegistryStore {
           });
           setManagedFields(next, entries);
         }
-        stageSync('validation', 'validation', () => this.validate(next, this.strategy.validateUpdate(next, current)));
+        stageSync('validation', 'validation', () => this.validate(next, partial ? partial.validateUpdate(next, current) : this.strategy.validateUpdate(next, current)));
         await opts.admission?.validate('UPDATE', next, current);
         return next;
       },

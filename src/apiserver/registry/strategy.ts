@@ -42,6 +42,16 @@ export interface Strategy {
   beforeCreate?(obj: KubeObject, dryRun: boolean): Promise<void>;
   /** Releases what beforeCreate took, after a delete (or a failed create). */
   afterDelete?(obj: KubeObject): Promise<void>;
+  /** Subresources that update one part of the object (pods/ephemeralcontainers), by name. */
+  partialUpdates?: Readonly<Record<string, PartialUpdate>>;
+}
+
+/** An update through a subresource that owns one part of the object (upstream: its own strategy). */
+export interface PartialUpdate {
+  /** The object to store: the current one with the owned part taken from the body. */
+  take(body: KubeObject, current: KubeObject): KubeObject;
+  /** Replaces the strategy's validateUpdate for this subresource. */
+  validateUpdate(obj: KubeObject, old: KubeObject): FieldError[];
 }
 
 export type StrategyFactory = (info: ResourceInfo) => Strategy;

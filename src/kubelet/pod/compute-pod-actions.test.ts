@@ -24,7 +24,8 @@ const init = (name: string, current?: ContainerStatus): ContainerView => ({ name
 const main = (name: string, current?: ContainerStatus, unhealthy?: ContainerView['unhealthy']): ContainerView => ({ name, init: false, current, unhealthy });
 const ready = { id: 'sb', ready: true };
 
-const none: PodActions = { killPod: false, createSandbox: false, containersToStart: [], containersToKill: [] };
+const none: PodActions = { killPod: false, createSandbox: false, containersToStart: [], ephemeralContainersToStart: [], containersToKill: [] };
+const ephemeral = (name: string, current?: ContainerStatus): ContainerView => ({ name, init: false, ephemeral: true, current });
 
 const cases: { name: string; pod: Pod; state: PodRuntimeState; want: PodActions }[] = [
   {
@@ -128,6 +129,24 @@ const cases: { name: string; pod: Pod; state: PodRuntimeState; want: PodActions 
     pod: pod({ phase: 'Failed' }),
     state: { sandbox: ready, containers: [main('app', exited('c1', 1))] },
     want: { ...none, killPod: true },
+  },
+  {
+    name: 'an ephemeral container starts once the sandbox is ready, even before initialization completes',
+    pod: pod({ inits: ['i1'] }),
+    state: { sandbox: ready, containers: [init('i1', running('i1')), main('app'), ephemeral('debugger')] },
+    want: { ...none, sandboxId: 'sb', ephemeralContainersToStart: ['debugger'] },
+  },
+  {
+    name: 'an ephemeral container that ran is never restarted, nor does it hold back the app',
+    pod: pod(),
+    state: { sandbox: ready, containers: [main('app'), ephemeral('debugger', exited('debugger', 1))] },
+    want: { ...none, sandboxId: 'sb', containersToStart: ['app'] },
+  },
+  {
+    name: 'no ephemeral container starts in a sandbox being created',
+    pod: pod(),
+    state: { containers: [main('app'), ephemeral('debugger')] },
+    want: { ...none, createSandbox: true, containersToStart: ['app'] },
   },
 ];
 

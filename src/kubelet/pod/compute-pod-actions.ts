@@ -6,6 +6,8 @@ import { willRestart } from './pod-status.js';
 export interface ContainerView {
   name: string;
   init: boolean;
+  /** An ephemeral container: started once, whatever the pod's phase of initialization, and never restarted. */
+  ephemeral?: boolean;
   /** The runtime's view of the current attempt; absent before the first. */
   current?: ContainerStatus;
   /** A failing liveness probe, or a startup probe that gave up: the container must be restarted. */
@@ -42,11 +44,13 @@ export interface PodActions {
   nextInitContainer?: string;
   /** App containers to start (new ones and restarts), in spec order. */
   containersToStart: string[];
+  /** Ephemeral containers never started yet (upstream: they may start before initialization completes). */
+  ephemeralContainersToStart: string[];
   /** Running containers to stop now (failing liveness/startup probes); they restart on a later sync. */
   containersToKill: ContainerToKill[];
 }
 
-const nothing = (): PodActions => ({ killPod: false, createSandbox: false, containersToStart: [], containersToKill: [] });
+const nothing = (): PodActions => ({ killPod: false, createSandbox: false, containersToStart: [], ephemeralContainersToStart: [], containersToKill: [] });
 
 function initRestarts(pod: Pod, s: ContainerStatus): boolean {
   return s.exitCode !== 0 && (pod.spec?.restartPolicy ?? 'Always') !== 'Never';
@@ -62,7 +66,7 @@ export function computePodActions(pod: Pod, state: PodRuntimeState): PodActions 
     return { ...actions, killPod: true };
   }
   const inits = state.containers.filter((c) => c.init);
-  const mains = state.containers.filter((c) => !c.init);
+  const mains = state.containers.filter((c) => !c.init && !c.ephemeral);
 
   if (!state.sandbox?.ready) {
     // a pod whose containers all finished under restartPolicy Never does not get a new sandbox (upstream's podSandboxChanged)
@@ -78,6 +82,7 @@ export function computePodActions(pod: Pod, state: PodRuntimeState): PodActions 
     return actions;
   }
   actions.sandboxId = state.sandbox.id;
+  actions.ephemeralContainersToStart = state.containers.filter((c) => c.ephemeral && !c.current).map((c) => c.name);
 
   for (const c of inits) {
     if (succeeded(c)) continue;

@@ -6,6 +6,8 @@ import type { ContainerStatus } from '../runtime/runtime.js';
 export interface ContainerRecord {
   spec: Container;
   init: boolean;
+  /** An ephemeral (debug) container: started once, never restarted, not part of the pod's phase or readiness. */
+  ephemeral?: boolean;
   /** The runtime's view of the current attempt. */
   current?: ContainerStatus;
   /** The previous attempt, once it has terminated. */
@@ -83,7 +85,7 @@ export function willRestart(pod: Pod, s: ContainerStatus | undefined): boolean {
 export function podPhase(view: PodRuntimeView): PodStatus['phase'] {
   const { pod } = view;
   const inits = view.containers.filter((c) => c.init);
-  const mains = view.containers.filter((c) => !c.init);
+  const mains = view.containers.filter((c) => !c.init && !c.ephemeral);
   const initFailed = inits.some((c) => c.current?.state === 'Exited' && c.current.exitCode !== 0 && !willRestart(pod, c.current));
   if (initFailed) return 'Failed';
   if (!inits.every((c) => c.current?.state === 'Exited' && c.current.exitCode === 0)) return 'Pending';
@@ -130,7 +132,8 @@ export function podStatus(view: PodRuntimeView): PodStatus {
   const phase = podPhase(view);
   const terminal = phase === 'Succeeded' || phase === 'Failed';
   const inits = view.containers.filter((c) => c.init);
-  const mains = view.containers.filter((c) => !c.init);
+  const mains = view.containers.filter((c) => !c.init && !c.ephemeral);
+  const ephemeral = view.containers.filter((c) => c.ephemeral);
   const initPending = inits.filter((c) => !(c.current?.state === 'Exited' && c.current.exitCode === 0)).map((c) => c.spec.name);
   const unready = mains.filter((c) => !(c.ready && c.current?.state === 'Running')).map((c) => c.spec.name);
   const completed = terminal ? 'PodCompleted' : undefined;
@@ -151,6 +154,8 @@ export function podStatus(view: PodRuntimeView): PodStatus {
     startTime: pod.status?.startTime ?? view.startTime,
     ...(inits.length ? { initContainerStatuses: inits.map((c) => apiContainerStatus(c, view.runtimeName)) } : {}),
     containerStatuses: mains.map((c) => apiContainerStatus(c, view.runtimeName)),
+    // ephemeral containers are never probed, so never ready
+    ...(ephemeral.length ? { ephemeralContainerStatuses: ephemeral.map((c) => ({ ...apiContainerStatus(c, view.runtimeName), ready: false })) } : {}),
     qosClass: pod.status?.qosClass ?? 'BestEffort',
   };
 }

@@ -180,7 +180,7 @@ export class PodWorker {
   private recordsInOrder(): Record_[] {
     const spec = this.pod.spec;
     const all: [Container, boolean][] = [...(spec?.initContainers ?? []).map((c): [Container, boolean] => [c, true]), ...(spec?.containers ?? []).map((c): [Container, boolean] => [c, false])];
-    return all.map(([c, init]) => {
+    const records = all.map(([c, init]) => {
       let r = this.records.get(c.name);
       if (!r) {
         r = { spec: c, init, restartCount: 0, ready: false, started: false, backoff: new RestartBackoff() };
@@ -189,6 +189,16 @@ export class PodWorker {
       r.spec = c;
       return r;
     });
+    // ephemeral containers come last; their fields are a subset of a container's
+    for (const c of spec?.ephemeralContainers ?? []) {
+      let r = this.records.get(c.name);
+      if (!r) {
+        r = { spec: c as Container, init: false, ephemeral: true, restartCount: 0, ready: false, started: false, backoff: new RestartBackoff() };
+        this.records.set(c.name, r);
+      }
+      records.push(r);
+    }
+    return records;
   }
 
   async sync(): Promise<void> {
@@ -209,7 +219,7 @@ export class PodWorker {
     const sandbox = this.sandboxId ? { id: this.sandboxId, ready: sandboxes.some((s) => s.id === this.sandboxId && s.state === 'Ready') } : undefined;
     const actions = computePodActions(this.pod, {
       sandbox,
-      containers: records.map((r) => ({ name: r.spec.name, init: r.init, current: r.current, unhealthy: this.unhealthy(r) })),
+      containers: records.map((r) => ({ name: r.spec.name, init: r.init, ephemeral: r.ephemeral, current: r.current, unhealthy: this.unhealthy(r) })),
     });
     return this.execute(actions, records);
   }
@@ -250,7 +260,7 @@ export class PodWorker {
       this.later(2000);
       return this.report(records);
     }
-    const toStart = new Set([...(actions.nextInitContainer ? [actions.nextInitContainer] : []), ...actions.containersToStart]);
+    const toStart = new Set([...(actions.nextInitContainer ? [actions.nextInitContainer] : []), ...actions.containersToStart, ...actions.ephemeralContainersToStart]);
     for (const r of records) {
       if (toStart.has(r.spec.name)) await this.maybeStart(r, volumes);
       else if (r.current?.state === 'Exited') r.waiting = undefined;

@@ -103,6 +103,7 @@ spec:
   ports: [{name: http, port: 80, targetPort: http}]
 `,
     });
+    await k.ok(['run', 'target', '--image=busybox', '--command', '--', 'sleep', '3600']);
     await waitFor('the web endpoint to be ready', async () => (await k.ok(['get', 'endpoints', 'web', '-n', 'kube-system', '-o', 'jsonpath={.subsets[0].addresses[0].ip}'])).trim() !== '', 30_000);
   });
 
@@ -136,6 +137,17 @@ spec:
         } finally {
           await proxy.stop();
         }
+      });
+
+      it('debug adds an ephemeral container, with logs and with -i attached', async () => {
+        const tag = version.replace('.', '');
+        await kv().ok(['wait', '--for=condition=Ready', 'pod/target', '--timeout=60s']);
+        await kv().ok(['debug', 'target', '--image=busybox', '-c', `dbg${tag}`, '--', 'echo', `hi from ${version}`]);
+        const logs = await waitFor('the ephemeral container to log', async () => (await kv().exec(['logs', 'target', '-c', `dbg${tag}`])).stdout || undefined);
+        assert.equal(logs, `hi from ${version}\n`);
+        const attached = await kv().exec(['debug', '-i', 'target', '--image=busybox', '-c', `dbgi${tag}`, '--', 'sh'], { input: 'echo inside-$((40+2))\nexit 0\n' });
+        assert.equal(attached.code, 0, attached.stderr);
+        assert.match(attached.stdout, /^inside-42$/m);
       });
     });
   }

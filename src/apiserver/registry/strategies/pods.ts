@@ -2,7 +2,8 @@ import type { Container, Pod, PodSpec } from 'kubernetes-types/core/v1.js';
 import { asKind, type KubeObject } from '../../../api/object.js';
 import type { ResourceInfo } from '../../../api/resource-info.js';
 import { defaultStrategy, metadataFields } from '../default-strategy.js';
-import type { Strategy } from '../strategy.js';
+import type { PartialUpdate, Strategy } from '../strategy.js';
+import { validatePodEphemeralContainersUpdate } from '../../../api/validation/pod.js';
 
 /** Pods: Pending on create, graceful deletion once bound to a node, kubelet-facing field selectors. */
 export function podStrategy(info: ResourceInfo): Strategy {
@@ -33,8 +34,22 @@ export function podStrategy(info: ResourceInfo): Strategy {
       return Math.max(0, requested ?? pod.spec.terminationGracePeriodSeconds ?? 30);
     },
     returnDeletedObject: true,
+    partialUpdates: { ephemeralcontainers: ephemeralContainersUpdate },
   });
 }
+
+/** pods/ephemeralcontainers changes spec.ephemeralContainers and nothing else (upstream's dropNonEphemeralContainerUpdates). */
+const ephemeralContainersUpdate: PartialUpdate = {
+  take(body, current) {
+    const pod = asKind<Pod>(current);
+    const wanted = asKind<Pod>(body).spec?.ephemeralContainers;
+    pod.spec = { ...pod.spec!, ephemeralContainers: wanted };
+    if (!wanted) delete pod.spec.ephemeralContainers;
+    if (body.metadata?.resourceVersion) pod.metadata = { ...pod.metadata, resourceVersion: body.metadata.resourceVersion };
+    return current;
+  },
+  validateUpdate: (obj, old) => validatePodEphemeralContainersUpdate(asKind<Pod>(obj), asKind<Pod>(old)),
+};
 
 /** The QoS class as upstream computes it from requests and limits. */
 export function qosClass(spec: PodSpec | undefined): 'Guaranteed' | 'Burstable' | 'BestEffort' {
