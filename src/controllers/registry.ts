@@ -17,10 +17,13 @@ import { controller as serviceaccount } from './serviceaccount/index.js';
 import { controller as statefulset } from './statefulset/index.js';
 import { controller as tainteviction } from './tainteviction/index.js';
 import { controller as ttlafterfinished } from './ttlafterfinished/index.js';
+import { controller as csrapproving } from './csrapproving/index.js';
+import { controller as csrsigning } from './csrsigning/index.js';
+import { controller as tokencleaner } from './tokencleaner/index.js';
 
 /**
  * Every controller `skiff controller-manager` can run (which ones it does run
  * is `--controllers`: `*`, `foo`, `-foo`). One folder per controller, its
  * `index.ts` exporting `controller`; add it here to ship it.
  */
-export const CONTROLLERS: readonly ControllerDescriptor[] = [clusterroleAggregation, cronjob, daemonset, deployment, disruption, endpoints, endpointslice, garbagecollector, job, namespace, nodeipam, nodelifecycle, podgc, replicaset, serviceaccount, statefulset, tainteviction, ttlafterfinished];
+export const CONTROLLERS: readonly ControllerDescriptor[] = [clusterroleAggregation, cronjob, csrapproving, csrsigning, daemonset, deployment, disruption, endpoints, endpointslice, garbagecollector, job, namespace, nodeipam, nodelifecycle, podgc, replicaset, serviceaccount, statefulset, tainteviction, tokencleaner, ttlafterfinished];

@@ -8,7 +8,8 @@ import { Kubelet } from '../../kubelet/kubelet.js';
 import { addResourceLists, parseResourceList, parseTaints } from '../../kubelet/node/node-status.js';
 import { loadRegistries, RegistriesConfigError } from '../../kubelet/containerd/registries-config.js';
 import { selectRuntime, type RuntimeChoice } from '../../kubelet/runtime/select-runtime.js';
-import type { ComponentCommand } from '../command.js';
+import type { CommandContext, ComponentCommand, FlagValues } from '../command.js';
+import { BootstrapError, bootstrapClientCertificate } from '../../kubelet/certificate/bootstrap.js';
 import { UsageError } from '../flags.js';
 
 function labels(s: string): Record<string, string> {
@@ -30,6 +31,27 @@ function leaseSeconds(s: string): number {
 
 function caOf(ca: string | Buffer | undefined): string | undefined {
   return ca === undefined ? undefined : ca.toString();
+}
+
+/** `--server URL --token T`: a node client certificate through a bootstrap-token CSR (kubeadm join); returns its kubeconfig. */
+async function joinWithToken(flags: FlagValues, nodeName: string, rootDir: string, ctx: CommandContext): Promise<string> {
+  const str = (k: string) => String(flags[k] ?? '');
+  if (!str('server')) throw new UsageError('--token needs --server, the API server to join');
+  try {
+    return await bootstrapClientCertificate({
+      server: str('server').replace(/\/+$/, ''),
+      token: str('token'),
+      caCertHash: str('ca-cert-hash') || undefined,
+      caPem: str('certificate-authority') ? readFileSync(str('certificate-authority'), 'utf8') : undefined,
+      nodeName,
+      certDir: str('cert-dir') || join(rootDir, 'pki'),
+      logger: ctx.logger,
+      signal: ctx.signal,
+    });
+  } catch (err) {
+    if (err instanceof BootstrapError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 export const command: ComponentCommand = {
@@ -56,15 +78,20 @@ export const command: ComponentCommand = {
     'container-runtime': { type: 'string', default: 'auto', description: 'auto (containerd when root and installed, else host processes), containerd or process' },
     'container-runtime-endpoint': { type: 'string', default: '', description: 'use an existing CRI runtime instead of supervising containerd, e.g. unix:///run/containerd/containerd.sock' },
     registries: { type: 'string', default: '', description: 'registry mirrors, auth and TLS in k3s registries.yaml format, for the supervised containerd' },
+    server: { type: 'string', default: '', description: 'with --token: the API server to join, e.g. https://10.0.0.1:6443' },
+    token: { type: 'string', default: '', description: 'join with this bootstrap token (`skiff token create`): get a node client certificate through a CSR, as kubeadm join' },
+    'ca-cert-hash': { type: 'string', default: '', description: 'with --token: sha256:<hex> of the cluster CA public key, checked against kube-public/cluster-info' },
+    'certificate-authority': { type: 'string', default: '', description: 'with --token: the cluster CA file instead of --ca-cert-hash' },
+    'cert-dir': { type: 'string', default: '', description: 'where a joined kubelet keeps its client certificate and kubeconfig (default <root-dir>/pki)' },
     'keep-pods': { type: 'boolean', default: false, description: 'inside skiff server: leave pods running on stop, for the next start to adopt (standalone kubelets always do)' },
   },
   async run(flags, ctx) {
     const str = (k: string) => String(flags[k] ?? '');
-    const kubeconfig = str('kubeconfig') || ctx.server?.kubeconfig;
-    if (!kubeconfig) throw new UsageError('--kubeconfig is required outside skiff server');
     const inServer = ctx.server !== undefined;
     const nodeName = (str('node-name') || hostname()).toLowerCase();
     const rootDir = str('root-dir') || (ctx.server ? join(ctx.server.dataDir, 'kubelet') : '/var/lib/skiff-kubelet');
+    const kubeconfig = str('token') ? await joinWithToken(flags, nodeName, rootDir, ctx) : str('kubeconfig') || ctx.server?.kubeconfig;
+    if (!kubeconfig) throw new UsageError('--kubeconfig (or --server and --token to join) is required outside skiff server');
     const port = Number(str('port') || (inServer ? 0 : 10250));
     const healthPort = Number(str('health-port') || (inServer ? 0 : 10248));
     const client = new Client(loadKubeconfig(kubeconfig), { component: 'kubelet', qps: 50, burst: 100 });
