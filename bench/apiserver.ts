@@ -110,7 +110,9 @@ async function rawStorage(dir: string) {
 }
 
 async function apiFigures(dataDir: string) {
-  const server = await startServer({ dataDir, command: 'apiserver', args: ['--compaction-interval', '0'] });
+  // SKIFF_BENCH_TRACING=false measures the API server with tracing off (on by default, as it ships)
+  const tracing = process.env.SKIFF_BENCH_TRACING === 'false' ? ['--tracing=false'] : [];
+  const server = await startServer({ dataDir, command: 'apiserver', args: ['--compaction-interval', '0', ...tracing] });
   const client = clientFromKubeconfig(server.kubeconfig);
   try {
     await client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
