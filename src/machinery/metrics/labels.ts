@@ -3,7 +3,12 @@ export type Labels = Readonly<Record<string, string>>;
 
 /** A stable map key for a label set (sorted by label name). */
 export function labelKey(labels: Labels): string {
-  return JSON.stringify(Object.keys(labels).sort().map((k) => [k, labels[k]]));
+  const names = Object.keys(labels);
+  if (names.length > 1) names.sort();
+  // label names cannot hold NUL, and values are separated by a byte they never need
+  let key = '';
+  for (const n of names) key += `${n}\u0000${labels[n]}\u0001`;
+  return key;
 }
 
 function escapeLabelValue(v: string): string {
