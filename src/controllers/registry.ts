@@ -1,6 +1,8 @@
 import type { ControllerDescriptor } from './controller-descriptor.js';
 import { controller as clusterroleAggregation } from './clusterrole-aggregation/index.js';
 import { controller as cronjob } from './cronjob/index.js';
+import { controller as csrapproving } from './csrapproving/index.js';
+import { controller as csrsigning } from './csrsigning/index.js';
 import { controller as daemonset } from './daemonset/index.js';
 import { controller as deployment } from './deployment/index.js';
 import { controller as disruption } from './disruption/index.js';
@@ -16,6 +18,7 @@ import { controller as replicaset } from './replicaset/index.js';
 import { controller as serviceaccount } from './serviceaccount/index.js';
 import { controller as statefulset } from './statefulset/index.js';
 import { controller as tainteviction } from './tainteviction/index.js';
+import { controller as tokencleaner } from './tokencleaner/index.js';
 import { controller as ttlafterfinished } from './ttlafterfinished/index.js';
 import { controller as csrapproving } from './csrapproving/index.js';
 import { controller as csrsigning } from './csrsigning/index.js';

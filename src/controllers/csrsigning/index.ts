@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
-import { Controller } from '../../client/controller/controller.js';
 import { controllerConfig, type ControllerDescriptor } from '../controller-descriptor.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { newController } from '../new-controller.js';
 import { CSRS } from '../certificates/csr.js';
 import { CsrSigningReconciler } from './csr-signing-reconciler.js';
 import { loadSigningCa, type SigningCa } from './sign-certificate.js';
@@ -24,12 +23,9 @@ export const controller: ControllerDescriptor = {
       }));
     const csrs = ctx.informers.forResource<CertificateSigningRequest>(CSRS);
     const reconciler = new CsrSigningReconciler({ client: ctx.client, csrs: csrs.lister, ca: loadCa, maxDurationMs: config.clusterSigningDurationMs });
-    const c = new Controller({
-      name: 'csrsigning',
+    const c = newController(ctx, {
       workers: 1,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('csrsigning', reconciler, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('signing a CSR failed', { csr: key, error: err instanceof Error ? err.message : String(err) }),
+      reconciler,
     }).watches(csrs, { enqueue: 'self' });
     await c.run(ctx.signal);
   },

@@ -1,8 +1,7 @@
 import type { Secret } from 'kubernetes-types/core/v1.js';
 import { BOOTSTRAP_TOKEN_NAMESPACE, BOOTSTRAP_TOKEN_SECRET_TYPE } from '../../api/bootstrap-token.js';
-import { Controller } from '../../client/controller/controller.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
-import { instrumentedReconciler } from '../instrumented-reconciler.js';
+import { newController } from '../new-controller.js';
 import { SECRETS, TokenCleanerReconciler } from './token-cleaner-reconciler.js';
 
 /** On by default in skiff (upstream turns it on through kubeadm), since `skiff token create` makes expiring tokens. */
@@ -11,12 +10,10 @@ export const controller: ControllerDescriptor = {
   async start(ctx) {
     const secrets = ctx.informers.forResource<Secret>(SECRETS);
     const reconciler = new TokenCleanerReconciler({ client: ctx.client, secrets: secrets.lister });
-    const c = new Controller({
-      name: 'token_cleaner',
+    const c = newController(ctx, {
+      queue: 'token_cleaner',
       workers: 1,
-      metrics: ctx.metrics,
-      reconciler: instrumentedReconciler('tokencleaner', reconciler, ctx.metrics),
-      onError: (key, err) => ctx.logger.warn('deleting an expired bootstrap token failed', { secret: key, error: err instanceof Error ? err.message : String(err) }),
+      reconciler,
     }).watches(secrets, {
       enqueue: (s) => (s.type === BOOTSTRAP_TOKEN_SECRET_TYPE && s.metadata?.namespace === BOOTSTRAP_TOKEN_NAMESPACE ? [`${BOOTSTRAP_TOKEN_NAMESPACE}/${s.metadata?.name ?? ''}`] : []),
     });
