@@ -53,7 +53,9 @@ function startComponent(c: ComponentCommand, flags: FlagValues, ctx: Parameters<
  * `--node-labels`, `--controllers`), forwarded to that component. Names several
  * components share (ports, `--kubeconfig`) keep their in-process defaults.
  */
-function serverFlagSpec(components: ComponentCommand[]): { spec: FlagSpec; owner: Map<string, ComponentCommand> } {
+function serverFlagSpec(all: ComponentCommand[]): { spec: FlagSpec; owner: Map<string, ComponentCommand> } {
+  // only what `skiff server` runs: one-shot commands (images, token, dashboard…) neither claim nor shadow flags
+  const components = all.filter((c) => c.serverOrder !== undefined);
   const count = new Map<string, number>();
   for (const c of components) for (const name of Object.keys(c.flags)) count.set(name, (count.get(name) ?? 0) + 1);
   const owner = new Map<string, ComponentCommand>();
