@@ -65,6 +65,7 @@ const SPECIAL_ZERO: Record<string, Json> = {
   Quantity: '0',
   IntOrString: 0,
   FieldsV1: {},
+  ExtraValue: null,
 };
 
 function isSpecial(type: string): boolean {

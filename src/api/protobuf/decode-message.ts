@@ -7,8 +7,6 @@ import { WireReader, WireType, type Tag } from './wire-reader.js';
 /** Kubernetes objects nest about 15 deep; far deeper means hostile input or a schema loop. */
 const MAX_DEPTH = 64;
 
-const utf8 = new TextDecoder('utf-8');
-
 type Json = unknown;
 
 /** Per-field state while reading a message: the wire may repeat or split any field. */
@@ -79,13 +77,11 @@ function readField(r: WireReader, tag: Tag, spec: FieldSpec, slot: Slot, table: 
 function readScalar(r: WireReader, wireType: number, type: ScalarType, where: string): Json {
   if (type === 's' || type === 'y') {
     expectWire({ field: 0, wireType }, WireType.LengthDelimited, where);
-    const b = r.bytes();
-    return type === 's' ? utf8.decode(b) : Buffer.from(b).toString('base64');
+    return type === 's' ? r.string() : Buffer.from(r.bytes()).toString('base64');
   }
   expectWire({ field: 0, wireType }, WireType.Varint, where);
-  const v = r.varint();
-  if (type === 'b') return v !== 0n;
-  return Number(BigInt.asIntN(type === 'i32' ? 32 : 64, v));
+  if (type === 'b') return r.uint() !== 0;
+  return r.int(type === 'i32' ? 32 : 64);
 }
 
 function readMapEntry(entry: Uint8Array, type: string, table: MessageTable, depth: number, where: string): [string, Json] {

@@ -1,4 +1,4 @@
-import { isScalarType, type FieldSpec, type MessageSchema, type MessageTable, type ScalarType } from './message-schema.js';
+import { isScalarType, type MessageSchema, type MessageTable, type ScalarType } from './message-schema.js';
 import { ALL_MESSAGES } from './schemas/all-messages.js';
 import { SPECIAL_ENCODERS } from './special-encoders.js';
 import { WireWriter } from './wire-writer.js';
@@ -42,34 +42,64 @@ export function encodeMessage(value: Json, type: string, table: MessageTable = A
   return w.finish();
 }
 
-/** Field numbers in ascending order, as gogo writes them (the tables are not always listed that way). */
-const ordered = new WeakMap<MessageSchema, [number, FieldSpec][]>();
+const enum Shape {
+  Inline,
+  Map,
+  Repeated,
+  Scalar,
+  Message,
+}
 
-function fieldsOf(schema: MessageSchema): [number, FieldSpec][] {
-  let fields = ordered.get(schema);
-  if (!fields) ordered.set(schema, (fields = [...schema].sort((a, b) => a[0] - b[0])));
+interface CompiledField {
+  n: number;
+  json: string;
+  type: string;
+  shape: Shape;
+  /** Written only when set: a pointer, or a nil-able byte string. */
+  optional: boolean;
+}
+
+/** Each schema's fields in ascending number order (as gogo writes them), with what to do for each decided once. */
+const compiled = new WeakMap<MessageSchema, CompiledField[]>();
+
+function fieldsOf(schema: MessageSchema): CompiledField[] {
+  let fields = compiled.get(schema);
+  if (!fields) {
+    fields = [...schema]
+      .sort((a, b) => a[0] - b[0])
+      .map(([n, f]) => {
+        const scalar = isScalarType(f.type);
+        const shape = f.inline ? Shape.Inline : f.map ? Shape.Map : f.repeated ? Shape.Repeated : scalar ? Shape.Scalar : Shape.Message;
+        return { n, json: f.json, type: f.type, shape, optional: f.pointer || (scalar && f.type === 'y') };
+      });
+    compiled.set(schema, fields);
+  }
   return fields;
 }
 
 function writeFields(w: WireWriter, obj: JsonObject, schema: MessageSchema, table: MessageTable): void {
-  for (const [n, f] of fieldsOf(schema)) {
-    if (f.inline) {
+  for (const f of fieldsOf(schema)) {
+    if (f.shape === Shape.Inline) {
       // an embedded struct: its fields sit in the parent's JSON object
-      const mark = w.fork(n);
+      const mark = w.fork(f.n);
       encodeMessageInto(w, obj, f.type, table);
       w.join(mark);
       continue;
     }
     const v = obj[f.json];
-    if (f.map) {
-      if (isObject(v)) writeMap(w, n, v, f.type, table);
-    } else if (f.repeated) {
-      if (Array.isArray(v)) for (const item of v) writeValue(w, n, item, f.type, table);
-    } else if (isScalarType(f.type)) {
-      // pointers and byte strings are nil when absent; plain scalars are always written
-      if (f.pointer || f.type === 'y' ? !absent(v) : true) writeScalar(w, n, v, f.type);
-    } else if (!f.pointer || !absent(v)) {
-      writeValue(w, n, v, f.type, table);
+    switch (f.shape) {
+      case Shape.Map:
+        if (isObject(v)) writeMap(w, f.n, v, f.type, table);
+        break;
+      case Shape.Repeated:
+        if (Array.isArray(v)) for (const item of v) writeValue(w, f.n, item, f.type, table);
+        break;
+      case Shape.Scalar:
+        // pointers and byte strings are nil when absent; plain scalars are always written
+        if (!f.optional || !absent(v)) writeScalar(w, f.n, v, f.type as ScalarType);
+        break;
+      default:
+        if (!f.optional || !absent(v)) writeValue(w, f.n, v, f.type, table);
     }
   }
 }

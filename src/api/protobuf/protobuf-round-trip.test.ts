@@ -116,11 +116,7 @@ const KNOWN_GAPS: [path: RegExp, why: string, onlyKinds?: string][] = [
   [/sources\.clusterTrustBundle$/, 'clusterTrustBundle projection (beta upstream)'],
   [/resourceClaims\.source$/, 'removed upstream in 1.31 (kubernetes-types still lists it)'],
   [/volumeClaimTemplates\.(apiVersion|kind)$/, "an embedded object's TypeMeta has no protobuf field upstream either"],
-  [/[cC]ontainerStatuses\.(allocatedResources|resources|volumeMounts)$/, 'container status resources and mounts'],
   [/^\.status\.(resize|resourceClaimStatuses)$/, 'pod resize and resource claim status'],
-  [/^(\.spec\.volumeClaimTemplates)?\.status\.(allocatedResourceStatuses|allocatedResources|currentVolumeAttributesClassName|modifyVolumeStatus)$/, 'PersistentVolumeClaim status beyond phase/capacity'],
-  [/^(\.spec\.volumeClaimTemplates)?\.status\.conditions$/, 'PersistentVolumeClaim status conditions', 'PersistentVolumeClaim|StatefulSet'],
-  [/\.(userInfo|user|spec)\.extra$/, 'user extra (map of string lists)'],
 ];
 
 /** The sample without the fields of KNOWN_GAPS. */

@@ -18,6 +18,7 @@ const EXTRA: Record<string, [string, number, string, ('repeated' | 'map')?][]> =
   IntOrString: [['type', 1, 'int64'], ['intVal', 2, 'int32'], ['strVal', 3, 'string']],
   FieldsV1: [['Raw', 1, 'bytes']],
   RawExtension: [['raw', 1, 'bytes']],
+  ExtraValue: [['items', 1, 'string', 'repeated']],
   TypeMeta: [['apiVersion', 1, 'string'], ['kind', 2, 'string']],
   Unknown: [['typeMeta', 1, 'TypeMeta'], ['raw', 2, 'bytes'], ['contentEncoding', 3, 'string'], ['contentType', 4, 'string']],
   WatchEvent: [['type', 1, 'string'], ['object', 2, 'RawExtension']],
@@ -38,7 +39,7 @@ export function protobufjsRoot(table: MessageTable = ALL_MESSAGES): protobuf.Roo
   }
   for (const [name, fields] of Object.entries(EXTRA)) {
     const type = new protobuf.Type(name);
-    for (const [fieldName, n, t] of fields) type.add(new protobuf.Field(fieldName, n, t));
+    for (const [fieldName, n, t, rule] of fields) type.add(new protobuf.Field(fieldName, n, t, rule));
     root.add(type);
   }
   root.resolveAll();

@@ -57,6 +57,11 @@ export const encodeDuration: SpecialEncoder = (w, value) => {
   w.int64(1, typeof value === 'string' ? parseGoDuration(value) : 0n);
 };
 
+/** ExtraValue {1 repeated items}. */
+export const encodeExtraValue: SpecialEncoder = (w, value) => {
+  if (Array.isArray(value)) for (const item of value) w.string(1, typeof item === 'string' ? item : '');
+};
+
 const UNITS: Record<string, bigint> = { ns: 1n, us: 1000n, µs: 1000n, μs: 1000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n };
 
 /** Go's time.ParseDuration ("1h2m3.5s", "-1.5ms"); 0 for what it cannot read. */
@@ -81,4 +86,5 @@ export const SPECIAL_ENCODERS: Readonly<Record<string, SpecialEncoder>> = {
   IntOrString: encodeIntOrString,
   FieldsV1: encodeFieldsV1,
   RawExtension: encodeRawExtension,
+  ExtraValue: encodeExtraValue,
 };

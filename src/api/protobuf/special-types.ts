@@ -129,6 +129,19 @@ export const decodeRawExtension: SpecialDecoder = (payload) => {
   }
 };
 
+/** ExtraValue {1 repeated items}: a user's extra values, a JSON list of strings. */
+export const decodeExtraValue: SpecialDecoder = (payload) => {
+  const items: string[] = [];
+  const r = new WireReader(payload);
+  while (!r.done) {
+    const tag = r.tag();
+    if (tag.field === 1 && tag.wireType === WireType.LengthDelimited) items.push(utf8.decode(r.bytes()));
+    else if (tag.field === 1) throw new ProtobufDecodeError('ExtraValue: expected length-delimited');
+    else r.skip(tag);
+  }
+  return items;
+};
+
 export const SPECIAL_TYPES: Readonly<Record<string, SpecialDecoder>> = {
   Time: decodeTime,
   MicroTime: decodeMicroTime,
@@ -137,4 +150,5 @@ export const SPECIAL_TYPES: Readonly<Record<string, SpecialDecoder>> = {
   IntOrString: decodeIntOrString,
   FieldsV1: decodeFieldsV1,
   RawExtension: decodeRawExtension,
+  ExtraValue: decodeExtraValue,
 };

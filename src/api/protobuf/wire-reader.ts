@@ -15,6 +15,8 @@ export interface Tag {
   wireType: number;
 }
 
+const utf8 = new TextDecoder('utf-8');
+
 /** Groups are long deprecated; nesting deeper than this is hostile input. */
 const MAX_GROUP_DEPTH = 64;
 
@@ -67,6 +69,15 @@ export class WireReader {
     throw new ProtobufDecodeError('varint longer than 10 bytes');
   }
 
+  /** A signed 64-bit (or 32-bit) varint as a JS number: the fast path for small values, two's complement for negative ones. */
+  int(bits: 32 | 64): number {
+    const start = this.pos;
+    const v = this.uint();
+    if (v <= Number.MAX_SAFE_INTEGER && (bits === 64 || v <= 0x7fffffff)) return v;
+    this.pos = start;
+    return Number(BigInt.asIntN(bits, this.varint()));
+  }
+
   tag(): Tag {
     const v = this.uint();
     const field = Math.floor(v / 8);
@@ -83,6 +94,24 @@ export class WireReader {
     const out = this.buf.subarray(this.pos, this.pos + n);
     this.pos += n;
     return out;
+  }
+
+  /** A length-delimited UTF-8 string; short ASCII ones are read without a decoder call. */
+  string(): string {
+    const n = this.uint();
+    if (n > this.end - this.pos) throw new ProtobufDecodeError('length-delimited field runs past the end');
+    const start = this.pos;
+    this.pos += n;
+    if (n < 64) {
+      let out = '';
+      for (let i = start; i < start + n; i++) {
+        const c = this.buf[i] as number;
+        if (c >= 0x80) return utf8.decode(this.buf.subarray(start, start + n));
+        out += String.fromCharCode(c);
+      }
+      return out;
+    }
+    return utf8.decode(this.buf.subarray(start, start + n));
   }
 
   fixed64(): bigint {

@@ -56,6 +56,7 @@ export class WireWriter {
   string(field: number, value: string | undefined, always = false): this {
     if (value === undefined || (this.skipDefaults && !always && value === '')) return this;
     this.tag(field, WireType.LengthDelimited);
+    if (value.length < 128 && this.ascii(value)) return this;
     const n = Buffer.byteLength(value, 'utf8');
     this.varint(n);
     this.ensure(n);
@@ -148,6 +149,22 @@ export class WireWriter {
       v >>= 7n;
     }
     this.buf[this.pos++] = Number(v);
+  }
+
+  /** Writes a short string's length and bytes when it is all ASCII (most names, labels and images), without a native call; false otherwise. */
+  private ascii(value: string): boolean {
+    const n = value.length;
+    this.ensure(n + 1);
+    const buf = this.buf;
+    let at = this.pos + 1;
+    for (let i = 0; i < n; i++) {
+      const c = value.charCodeAt(i);
+      if (c >= 0x80) return false;
+      buf[at++] = c;
+    }
+    buf[this.pos] = n;
+    this.pos = at;
+    return true;
   }
 
   raw(bytes: Uint8Array): void {

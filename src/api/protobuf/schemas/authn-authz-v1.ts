@@ -2,9 +2,8 @@ import { messages } from '../message-schema.js';
 
 /**
  * authorization.k8s.io/v1 (the access reviews `kubectl auth can-i` sends) and
- * authentication.k8s.io/v1 (TokenReview, SelfSubjectReview). The `extra`
- * map of SubjectAccessReviewSpec is skipped: its ExtraValue has no JSON
- * object form in our table.
+ * authentication.k8s.io/v1 (TokenReview, SelfSubjectReview). `extra` maps
+ * hold ExtraValue, a list of strings (see special-types.ts).
  */
 export const AUTHN_AUTHZ_V1 = messages({
   SubjectAccessReview: { 1: 'metadata:ObjectMeta', 2: 'spec:SubjectAccessReviewSpec', 3: 'status:SubjectAccessReviewStatus' },
@@ -16,6 +15,7 @@ export const AUTHN_AUTHZ_V1 = messages({
     2: 'nonResourceAttributes:NonResourceAttributes*',
     3: 'user',
     4: 'groups:s[]',
+    5: 'extra:ExtraValue{}',
     6: 'uid',
   },
   SelfSubjectAccessReviewSpec: { 1: 'resourceAttributes:ResourceAttributes*', 2: 'nonResourceAttributes:NonResourceAttributes*' },
@@ -29,7 +29,7 @@ export const AUTHN_AUTHZ_V1 = messages({
   TokenReview: { 1: 'metadata:ObjectMeta', 2: 'spec:TokenReviewSpec', 3: 'status:TokenReviewStatus' },
   TokenReviewSpec: { 1: 'token', 2: 'audiences:s[]' },
   TokenReviewStatus: { 1: 'authenticated:b', 2: 'user:AuthUserInfo', 4: 'audiences:s[]', 3: 'error' },
-  AuthUserInfo: { 1: 'username', 2: 'uid', 3: 'groups:s[]' },
+  AuthUserInfo: { 1: 'username', 2: 'uid', 3: 'groups:s[]', 4: 'extra:ExtraValue{}' },
   SelfSubjectReview: { 1: 'metadata:ObjectMeta', 2: 'status:SelfSubjectReviewStatus' },
   SelfSubjectReviewStatus: { 1: 'userInfo:AuthUserInfo' },
 });
