@@ -12,7 +12,7 @@ export const GO_FIELD_ORDER: Readonly<Record<string, readonly number[]>> = {
   Capabilities: [1, 2],
   CertificateSigningRequest: [1, 2, 3],
   CertificateSigningRequestCondition: [1, 6, 2, 3, 4, 5],
-  CertificateSigningRequestSpec: [1, 7, 8, 5, 2, 3, 4],
+  CertificateSigningRequestSpec: [1, 7, 8, 5, 2, 3, 4, 6],
   CertificateSigningRequestStatus: [1, 2],
   ClientIPConfig: [1],
   ClusterRole: [1, 2, 3],

@@ -14,6 +14,7 @@ export const CERTIFICATES_V1 = messages({
     2: 'username',
     3: 'uid',
     4: 'groups:s[]',
+    6: 'extra:ExtraValue{}',
   },
   CertificateSigningRequestStatus: { 1: 'conditions:CertificateSigningRequestCondition[]', 2: 'certificate:y' },
   CertificateSigningRequestCondition: { 1: 'type!', 6: 'status!', 2: 'reason', 3: 'message', 4: 'lastUpdateTime:Time', 5: 'lastTransitionTime:Time' },
