@@ -20,9 +20,6 @@ import { controller as statefulset } from './statefulset/index.js';
 import { controller as tainteviction } from './tainteviction/index.js';
 import { controller as tokencleaner } from './tokencleaner/index.js';
 import { controller as ttlafterfinished } from './ttlafterfinished/index.js';
-import { controller as csrapproving } from './csrapproving/index.js';
-import { controller as csrsigning } from './csrsigning/index.js';
-import { controller as tokencleaner } from './tokencleaner/index.js';
 
 /**
  * Every controller `skiff controller-manager` can run (which ones it does run
