@@ -31,7 +31,7 @@ export const WATCH_CAUSES_HEADER = 'x-skiff-watch-causes';
 export async function handleWatch(scope: RequestScope, settings: WatchSettings): Promise<void> {
   const { query, res } = scope;
   const opts = parseListOptions(query);
-  validateListOptions(opts, true, false);
+  validateListOptions(opts, true, true);
   const selection = selectionFrom(query, scope.store.strategy, scope.info.name || undefined);
   const rendering = scope.rendering;
   const bookmarks = opts.allowWatchBookmarks;
@@ -69,10 +69,17 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
       resourceVersion: opts.resourceVersion,
       filter: selection.filter,
       signal: controller.signal,
+      sendInitialEvents: opts.sendInitialEvents,
+      initialEventsEndBookmark: bookmarks,
     });
     for await (const ev of events) {
       if (controller.signal.aborted) break;
       lastRv = ev.object.metadata?.resourceVersion ?? lastRv;
+      if (ev.type === 'BOOKMARK') {
+        // the end of a watch-list's initial events: sent as the periodic bookmarks are
+        await send('BOOKMARK', ev.object);
+        continue;
+      }
       if (rendering.kind === 'json' && causes) {
         const line = sharedWatchEvent(rendering, ev.type, ev.object) as string;
         await sendLine(`${line.slice(0, -2)}${causeField(causes, ev.object.metadata?.resourceVersion, scope.store.key(ev.object.metadata?.namespace ?? '', ev.object.metadata?.name ?? ''))}}\n`);

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../api/object.js';
 import { StorageError } from '../../storage/errors.js';
 import type { KeyValue, WatchEvent as StorageEvent } from '../../storage/storage.js';
+import { apiVersionOf } from '../../api/resource-info.js';
 import { decodeObject } from './codec.js';
 import { parseResourceVersion, type Filter, type RegistryStore } from './registry-store.js';
 import { isWatchEnd, storageErrorToApiError } from './storage-errors.js';
@@ -16,7 +17,14 @@ export interface WatchParams {
   resourceVersion?: string;
   filter?: Filter;
   signal: AbortSignal;
+  /** Upstream's sendInitialEvents: true streams the state first, false never; unset: only for resourceVersion "" or "0". */
+  sendInitialEvents?: boolean;
+  /** After the initial events of sendInitialEvents=true, a BOOKMARK annotated `k8s.io/initial-events-end` (allowWatchBookmarks). */
+  initialEventsEndBookmark?: boolean;
 }
+
+/** The annotation on the bookmark that ends a watch-list's initial events. */
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
 
 /**
  * Watches objects of one store. Without a resourceVersion (or with "0") the
@@ -27,8 +35,21 @@ export interface WatchParams {
 export async function* watchObjects(store: RegistryStore, namespace: string, params: WatchParams): AsyncGenerator<ObjectEvent> {
   const filter = params.filter;
   const rv = params.resourceVersion;
+  const unset = rv === undefined || rv === '' || rv === '0';
   let from: number;
-  if (rv === undefined || rv === '' || rv === '0') {
+  if (params.sendInitialEvents === true) {
+    // a watch-list: the state at least as new as rv (unset: a consistent read; "0": any), then the bookmark that ends it
+    const list = await store.list(namespace, { filter, resourceVersion: rv, resourceVersionMatch: unset ? undefined : 'NotOlderThan' });
+    for (const item of list.items) yield { type: 'ADDED', object: item };
+    const listed = list.metadata.resourceVersion ?? '0';
+    if (params.initialEventsEndBookmark) {
+      yield { type: 'BOOKMARK', object: { kind: store.info.kind, apiVersion: apiVersionOf(store.info), metadata: { resourceVersion: listed, annotations: { [INITIAL_EVENTS_END_ANNOTATION]: 'true' } } } };
+    }
+    from = Number(listed) + 1;
+  } else if (unset && params.sendInitialEvents === false) {
+    // no state, only what changes from now on
+    from = (await store.backing.currentRevision()) + 1;
+  } else if (unset) {
     const list = await store.list(namespace, { filter });
     for (const item of list.items) yield { type: 'ADDED', object: item };
     from = Number(list.metadata.resourceVersion) + 1;
