@@ -316,7 +316,11 @@ export class ApiServer {
       ['ping', async () => {}],
       ['etcd', async () => void (await this.opts.storage.currentRevision())],
     ];
-    if (path === '/readyz') checks.push(['shutdown', async () => (this.stopping.signal.aborted ? Promise.reject(new Error('shutting down')) : undefined)]);
+    if (path === '/readyz') {
+      // a store under an alarm (NOSPACE, a lost file) answers reads but takes no writes: not ready
+      checks.push(['etcd-readiness', async () => ((await this.opts.storage.alarms?.())?.length ? Promise.reject(new Error('storage alarm')) : undefined)]);
+      checks.push(['shutdown', async () => (this.stopping.signal.aborted ? Promise.reject(new Error('shutting down')) : undefined)]);
+    }
     const lines: string[] = [];
     let ok = true;
     for (const [name, check] of checks) {

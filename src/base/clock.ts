@@ -9,6 +9,12 @@ export type TimerHandle = { readonly id: number } | ReturnType<typeof setTimeout
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
+  /**
+   * Milliseconds on a clock that only moves forward (performance.now): for
+   * measuring durations and expiries, which a step of the wall clock (NTP,
+   * an operator, a VM resume) must not stretch or shrink.
+   */
+  monotonic(): number;
   setTimeout(fn: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle | undefined): void;
   /**
@@ -38,6 +44,7 @@ export function sleepOn(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, ms: n
 /** The process's clock: Date.now and the global timers. */
 export const realClock: Clock = {
   now: () => Date.now(),
+  monotonic: () => performance.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout> | undefined),
   sleep: (ms, signal) => sleepOn(realClock, ms, signal),

@@ -13,6 +13,8 @@ interface FakeTimer {
  */
 export class FakeClock implements Clock {
   private current: number;
+  /** How far the wall clock was set or stepped away from the monotonic one. */
+  private wallShift = 0;
   private nextId = 1;
   private readonly timers = new Map<number, FakeTimer>();
 
@@ -22,6 +24,22 @@ export class FakeClock implements Clock {
 
   now(): number {
     return this.current;
+  }
+
+  /** Moves with advance() only; set() and stepWall() leave it alone. */
+  monotonic(): number {
+    return this.current - this.wallShift;
+  }
+
+  /**
+   * Steps the wall clock by `ms` (negative: backwards), as NTP or an
+   * operator would; timers keep their remaining durations, as the kernel's
+   * monotonic timers do.
+   */
+  stepWall(ms: number): void {
+    this.current += ms;
+    this.wallShift += ms;
+    for (const t of this.timers.values()) t.at += ms;
   }
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
@@ -45,7 +63,9 @@ export class FakeClock implements Clock {
 
   /** Sets the time without firing anything (e.g. to start a test at a given instant). */
   set(ms: number | string): void {
-    this.current = typeof ms === 'string' ? Date.parse(ms) : ms;
+    const next = typeof ms === 'string' ? Date.parse(ms) : ms;
+    this.wallShift += next - this.current;
+    this.current = next;
   }
 
   /**

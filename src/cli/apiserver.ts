@@ -7,7 +7,8 @@ import { runEventExpiry } from '../apiserver/event-ttl.js';
 import { defaultServingHosts, ensurePki, writeKubeconfig, ADMIN_USER } from '../apiserver/pki/index.js';
 import { ApiServer } from '../apiserver/server.js';
 import type { Logger } from '../machinery/logger.js';
-import { SqliteStorage } from '../storage/sqlite/index.js';
+import { DEFAULT_MAX_OBJECT_BYTES, DEFAULT_QUOTA_BYTES, SqliteStorage } from '../storage/sqlite/index.js';
+import { runSpaceRecovery } from '../apiserver/space-recovery.js';
 import { EtcdStorage, EtcdUsageError, parseEtcdEndpoints } from '../storage/etcd/index.js';
 import { Cacher } from '../storage/cacher/cacher.js';
 import type { Storage } from '../storage/storage.js';
@@ -69,9 +70,11 @@ export const APISERVER_FLAGS = {
   'max-request-bytes': { type: 'string', default: String(3 * 1024 * 1024), description: 'largest request body accepted (413 beyond)' },
   ...TRACING_FLAGS,
   'trace-store-max-writes': { type: 'string', default: '100000', description: 'writes whose causing span the API server remembers at most (oldest evicted first)' },
+  'storage-max-object-bytes': { type: 'string', default: String(DEFAULT_MAX_OBJECT_BYTES), description: "SQLite: largest stored object, as etcd's --max-request-bytes" },
+  'storage-quota-bytes': { type: 'string', default: String(DEFAULT_QUOTA_BYTES), description: "SQLite: database size that raises the NOSPACE alarm, as etcd's --quota-backend-bytes (0: none)" },
 } satisfies FlagSpec;
 
-function limitFlag(flags: Record<string, string>, name: string): number {
+function limitFlag<F extends Record<string, string>>(flags: F, name: keyof F & string): number {
   const n = Number(flags[name]);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`invalid --${name} ${JSON.stringify(flags[name])}: a whole number >= 0`);
   return n;
@@ -108,10 +111,14 @@ function firstExternalIPv4(): string {
   return '127.0.0.1';
 }
 
-type EtcdTlsFlags = { 'etcd-cafile': string; 'etcd-certfile': string; 'etcd-keyfile': string };
+type StorageFlags = { 'etcd-cafile': string; 'etcd-certfile': string; 'etcd-keyfile': string; 'storage-max-object-bytes': string; 'storage-quota-bytes': string };
 
-async function openStorage(spec: string, dataDir: string, observe: (op: string, s: number) => void, tlsFlags: EtcdTlsFlags): Promise<Storage> {
-  if (spec === 'sqlite' || spec === '') return SqliteStorage.open({ path: join(dataDir, 'state.db'), observe });
+async function openStorage(spec: string, dataDir: string, observe: (op: string, s: number) => void, tlsFlags: StorageFlags): Promise<Storage> {
+  if (spec === 'sqlite' || spec === '') {
+    const maxObjectBytes = limitFlag(tlsFlags, 'storage-max-object-bytes');
+    const quotaBytes = limitFlag(tlsFlags, 'storage-quota-bytes');
+    return SqliteStorage.open({ path: join(dataDir, 'state.db'), observe, maxObjectBytes, quotaBytes });
+  }
   if (spec.startsWith('etcd://')) {
     const read = async (path: string) => (path ? await readFile(path) : undefined);
     const [ca, cert, key] = await Promise.all([read(tlsFlags['etcd-cafile']), read(tlsFlags['etcd-certfile']), read(tlsFlags['etcd-keyfile'])]);
@@ -231,6 +238,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   const intervalSeconds = Number(flags['compaction-interval']);
   const compacting = intervalSeconds > 0 ? runCompaction(storage, { intervalMs: intervalSeconds * 1000, logger, signal: compaction.signal }) : Promise.resolve();
   const ttlMs = Number(flags['event-ttl']) * 1000;
+  const recovering = runSpaceRecovery(storage, { intervalMs: 5000, logger, signal: compaction.signal });
   const expiring = runEventExpiry(server.apiRegistry, { ttlMs, intervalMs: Math.min(60_000, Math.max(1000, ttlMs / 10)), logger, signal: compaction.signal });
   logger.info('API server serving', { address: flags['bind-address'], port, dataDir, storage: flags.storage });
   const s = server;
@@ -241,7 +249,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     async stop() {
       compaction.abort();
       rbacWatch.abort();
-      await Promise.all([compacting, expiring, rbac.stopped()]);
+      await Promise.all([compacting, expiring, recovering, rbac.stopped()]);
       await s.stop();
       await storage.close();
     },

@@ -1,4 +1,6 @@
 import { createLogger } from '../machinery/logger.js';
+import { installFatalHandlers } from '../base/fatal-handlers.js';
+import { IntegrityError } from '../storage/errors.js';
 import { APISERVER_FLAGS, startApiServer } from './apiserver.js';
 import { COMPONENTS } from './components.js';
 import type { ComponentCommand, FlagValues } from './command.js';
@@ -133,6 +135,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${usage(name, summary, spec)}\n`);
     return 0;
   }
+  installFatalHandlers(createLogger(name));
   try {
     if (name === 'server' || name === 'apiserver') {
       await runServer(args, components, name === 'apiserver');
@@ -153,6 +156,10 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       process.stderr.write(`error: ${err.message}\n\n${usage(name, summary, spec)}\n`);
       return 2;
+    }
+    if (err instanceof IntegrityError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return 1;
     }
     throw err;
   }

@@ -95,5 +95,16 @@ export interface Storage {
   requestWatchProgress?(): void;
   /** Discards history older than `revision`, keeping the latest value of every live key. */
   compact(revision: number): Promise<void>;
+  /** Optional: the store's raised alarms (etcd's NOSPACE, CORRUPT); while any is raised the API server is not ready. */
+  alarms?(): Promise<StorageAlarm[]>;
+  /** Optional: gives free space back to the file system (etcd's defragment); a NOSPACE alarm clears once under the quota. */
+  defragment?(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A condition that stops the store from taking writes (etcd's alarm types). */
+export interface StorageAlarm {
+  /** NOSPACE: quota or disk exhausted, only deletes are taken; CORRUPT: the data can no longer be trusted, no writes are taken. */
+  type: 'NOSPACE' | 'CORRUPT';
+  message: string;
 }

@@ -60,7 +60,7 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
     ? setInterval(() => {
         if (!lastRv) return;
         const obj: KubeObject = { kind: scope.resource.kind, apiVersion: apiVersionOf(scope.resource), metadata: { resourceVersion: lastRv } };
-        void send('BOOKMARK', obj);
+        send('BOOKMARK', obj).catch(() => abort());
       }, settings.bookmarkIntervalMs)
     : undefined;
 

@@ -1,5 +1,5 @@
 import { ApiError, expired, internalError, serviceUnavailable } from '../../machinery/api-error.js';
-import { CompactedError, FutureRevisionError, StorageError, UnavailableError, WatchClosedError } from '../../storage/errors.js';
+import { CompactedError, FutureRevisionError, NoSpaceError, RequestTooLargeError, StorageError, UnavailableError, WatchClosedError } from '../../storage/errors.js';
 
 /** What the request was doing when storage failed: the Status wording depends on it. */
 export type StorageOperation =
@@ -18,6 +18,9 @@ const CONTINUE_EXPIRED =
  * - compacted → 410 Expired, worded as upstream for lists, continue tokens and watches;
  * - a revision the store has not reached → 504 Timeout (ResourceVersionTooLarge, retry after 1 s);
  * - unavailable or closed storage → 503 ServiceUnavailable (retry after 1 s);
+ * - a value over the store's limit, or no space left (quota or disk) → 500
+ *   with etcd's own text and no reason, exactly what upstream answers
+ *   (`etcdserver: request is too large`, `etcdserver: mvcc: database space exceeded`);
  * - anything else → 500.
  * A watch closed for being slow is no error at all: the watch handler ends the
  * stream (see `isWatchEnd`), and the client resumes or relists.
@@ -34,6 +37,7 @@ export function storageErrorToApiError(err: StorageError, op: StorageOperation):
       retryAfterSeconds: 1,
     });
   }
+  if (err instanceof RequestTooLargeError || err instanceof NoSpaceError) return new ApiError(500, 'Unknown', err.message);
   if (err instanceof UnavailableError || err instanceof WatchClosedError) {
     const unavailable = serviceUnavailable(`storage is unavailable: ${err.message}`);
     return new ApiError(503, unavailable.reason, unavailable.message, { retryAfterSeconds: 1 });

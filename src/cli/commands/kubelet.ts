@@ -10,6 +10,8 @@ import { loadRegistries, RegistriesConfigError } from '../../kubelet/containerd/
 import { selectRuntime, type RuntimeChoice } from '../../kubelet/runtime/select-runtime.js';
 import type { CommandContext, ComponentCommand, FlagValues } from '../command.js';
 import { BootstrapError, bootstrapClientCertificate } from '../../kubelet/certificate/bootstrap.js';
+import { NODE_DAEMON_OOM_SCORE_ADJ } from '../../base/oom-score.js';
+import { applyOomScoreAdj } from '../oom-score-flag.js';
 import { UsageError } from '../flags.js';
 
 function labels(s: string): Record<string, string> {
@@ -59,6 +61,7 @@ export const command: ComponentCommand = {
   summary: 'Run the node agent: register the node, run its pods (containerd over CRI, or host processes), report their status.',
   serverOrder: 40,
   flags: {
+    'oom-score-adj': { type: 'string', default: String(NODE_DAEMON_OOM_SCORE_ADJ), description: 'the oom_score_adj of this process, in [-1000, 1000] (upstream: -999)' },
     kubeconfig: { type: 'string', default: '', description: 'kubeconfig to reach the API server (inside skiff server: the admin kubeconfig)' },
     'node-name': { type: 'string', default: '', description: 'name of this node (default: the hostname)' },
     'node-ip': { type: 'string', default: '', description: 'address reported as InternalIP (default: first non-loopback IPv4)' },
@@ -87,6 +90,7 @@ export const command: ComponentCommand = {
   },
   async run(flags, ctx) {
     const str = (k: string) => String(flags[k] ?? '');
+    applyOomScoreAdj(String(flags['oom-score-adj'] ?? NODE_DAEMON_OOM_SCORE_ADJ), ctx.logger);
     const inServer = ctx.server !== undefined;
     const nodeName = (str('node-name') || hostname()).toLowerCase();
     const rootDir = str('root-dir') || (ctx.server ? join(ctx.server.dataDir, 'kubelet') : '/var/lib/skiff-kubelet');

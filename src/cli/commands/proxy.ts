@@ -8,6 +8,8 @@ import { InterfaceAddresses, UnboundAddresses } from '../../proxy/service-addres
 import { UserspaceProxier } from '../../proxy/userspace/userspace-proxier.js';
 import type { ComponentCommand, FlagValues } from '../command.js';
 import { UsageError } from '../flags.js';
+import { NODE_DAEMON_OOM_SCORE_ADJ } from '../../base/oom-score.js';
+import { applyOomScoreAdj } from '../oom-score-flag.js';
 
 /** Upstream kube-proxy's ports: healthz 10256, metrics 10249. */
 const DEFAULT_HEALTHZ_PORT = 10256;
@@ -32,6 +34,7 @@ export const command: ComponentCommand = {
   summary: 'Run kube-proxy: route connections to service cluster IPs and node ports to ready endpoints, round-robin.',
   serverOrder: 50,
   flags: {
+    'oom-score-adj': { type: 'string', default: String(NODE_DAEMON_OOM_SCORE_ADJ), description: 'the oom_score_adj of this process, in [-1000, 1000] (upstream: -999)' },
     kubeconfig: { type: 'string', default: '', description: 'kubeconfig of the API server (inside skiff server: the admin kubeconfig)' },
     'proxy-mode': { type: 'string', default: 'userspace', description: 'how to route: userspace (a forwarder per service port)' },
     'hostname-override': { type: 'string', default: '', description: 'this node\'s name, for Local traffic policies (default: the hostname)' },
@@ -47,6 +50,7 @@ export const command: ComponentCommand = {
 
   async run(flags, ctx) {
     const logger = ctx.logger;
+    applyOomScoreAdj(String(flags['oom-score-adj'] ?? NODE_DAEMON_OOM_SCORE_ADJ), logger);
     const kubeconfig = String(flags.kubeconfig || ctx.server?.kubeconfig || process.env.KUBECONFIG || '');
     if (!kubeconfig) throw new UsageError('--kubeconfig is required');
     if (flags['proxy-mode'] !== 'userspace') throw new UsageError(`--proxy-mode ${String(flags['proxy-mode'])} is not supported (only userspace)`);

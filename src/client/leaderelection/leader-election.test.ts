@@ -7,6 +7,8 @@ import { startTestApiServer, type TestApiServer } from '../../testing/test-api-s
 import { waitFor } from '../testing/wait-for.js';
 import { Client } from '../rest/client.js';
 import { ApiError } from '../../machinery/api-error.js';
+import { realClock } from '../../base/clock.js';
+import { FakeClock } from '../../base/fake-clock.js';
 import { LEADER_ELECTION_DEFAULTS, leaderElectionTimings, runLeaderElection, type LeaderElectionOptions } from './leader-election.js';
 
 let api: TestApiServer;
@@ -140,4 +142,58 @@ test('a renew that hangs is abandoned at the renew deadline, before the lease co
   assert.equal(a.state.lostSignal, true);
   // At most one retry period of sleep plus the deadline; far below the lease duration.
   assert.ok(heldFor < timings.retryPeriodMs + timings.renewDeadlineMs + 200, `stepped down after ${heldFor}ms`);
+});
+
+test('a leader whose wall clock steps back an hour while renews fail still steps down before anyone else leads', async () => {
+  // real timers and a real monotonic clock; only the wall clock jumps
+  let wallShift = 0;
+  const stepped = { ...realClock, now: () => Date.now() + wallShift, sleep: (ms: number, signal?: AbortSignal) => realClock.sleep(ms, signal) };
+  const timeline: string[] = [];
+  const timings = { leaseDurationMs: 2000, renewDeadlineMs: 1000, retryPeriodMs: 100 };
+  const a = candidate('a', 'step', {
+    ...timings,
+    releaseOnCancel: false,
+    clock: stepped,
+    onStartedLeading: async (signal) => {
+      timeline.push('a leads');
+      await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+      timeline.push('a stops');
+    },
+    // the first failed renew: the wall clock steps back mid-deadline
+    onError: () => {
+      if (wallShift === 0) wallShift = -3_600_000;
+    },
+  });
+  await waitFor(() => timeline.includes('a leads'), 'a leads');
+  // b reaches the API server directly: only a is cut off
+  const b = candidate('b', 'step', {
+    ...timings,
+    client: api.client,
+    onStartedLeading: async (signal) => {
+      timeline.push('b leads');
+      await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+    },
+  });
+  server.failNext((r) => r.method === 'PUT' && r.url.pathname.endsWith('/leases/step'), new ApiError(500, 'InternalError', 'down'), { times: 100_000 });
+  await waitFor(() => timeline.includes('b leads'), 'b takes over', 10_000);
+  server.clearFailures();
+  assert.equal(wallShift, -3_600_000, 'the wall clock was stepped');
+  assert.deepEqual(timeline, ['a leads', 'a stops', 'b leads']);
+  a.ac.abort();
+  b.ac.abort();
+  await Promise.all([a.done, b.done]);
+});
+
+test('FakeClock: a wall step moves now() but neither monotonic() nor timers', async () => {
+  const clock = new FakeClock();
+  const m0 = clock.monotonic();
+  let fired = false;
+  clock.setTimeout(() => (fired = true), 1000);
+  clock.stepWall(-3_600_000);
+  assert.equal(clock.monotonic(), m0);
+  await clock.advance(999);
+  assert.equal(fired, false);
+  await clock.advance(1);
+  assert.equal(fired, true);
+  assert.equal(clock.monotonic(), m0 + 1000);
 });

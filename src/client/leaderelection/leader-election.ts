@@ -70,6 +70,8 @@ export async function runLeaderElection(o: LeaderElectionOptions): Promise<void>
   const { leaseDurationMs: leaseDuration, renewDeadlineMs: renewDeadline, retryPeriodMs: retryPeriod } = leaderElectionTimings(o);
   const clock = o.clock ?? realClock;
   const now = () => clock.now();
+  // expiries and deadlines are durations: a wall-clock step must not move them (two leaders otherwise)
+  const elapsed = () => clock.monotonic();
   const sleep = (ms: number, signal: AbortSignal) => clock.sleep(ms, signal);
   const leases = o.client.resource<Lease>(LEASES).namespace(o.lease.namespace);
   let observed: { holder: string; renewTime: string; at: number } | undefined;
@@ -77,6 +79,7 @@ export async function runLeaderElection(o: LeaderElectionOptions): Promise<void>
 
   const tryAcquireOrRenew = async (signal: AbortSignal): Promise<boolean> => {
     const t = now();
+    const at = elapsed();
     const spec = { holderIdentity: o.identity, leaseDurationSeconds: Math.max(1, Math.round(leaseDuration / 1000)), acquireTime: microTime(t), renewTime: microTime(t), leaseTransitions: 0 };
     let current: Lease;
     try {
@@ -94,13 +97,13 @@ export async function runLeaderElection(o: LeaderElectionOptions): Promise<void>
     const holder = current.spec?.holderIdentity ?? '';
     const renewTime = current.spec?.renewTime ?? '';
     // Expiry is judged on our own clock from when we saw the record change, not on the holder's timestamps.
-    if (!observed || observed.holder !== holder || observed.renewTime !== renewTime) observed = { holder, renewTime, at: t };
+    if (!observed || observed.holder !== holder || observed.renewTime !== renewTime) observed = { holder, renewTime, at };
     if (holder && holder !== lastLeader) {
       lastLeader = holder;
       o.onNewLeader?.(holder);
     }
     const leading = holder === o.identity;
-    if (holder && !leading && observed.at + leaseDuration > t) return false;
+    if (holder && !leading && observed.at + leaseDuration > at) return false;
     const transitions = current.spec?.leaseTransitions ?? 0;
     const next: Lease = {
       ...current,
@@ -112,7 +115,7 @@ export async function runLeaderElection(o: LeaderElectionOptions): Promise<void>
     };
     try {
       const updated = await leases.update(next, { signal });
-      observed = { holder: o.identity, renewTime: updated.spec?.renewTime ?? '', at: t };
+      observed = { holder: o.identity, renewTime: updated.spec?.renewTime ?? '', at };
       return true;
     } catch (err) {
       if (isConflict(err)) return false;
@@ -122,7 +125,7 @@ export async function runLeaderElection(o: LeaderElectionOptions): Promise<void>
 
   /** One try; `timeoutMs` bounds a renew so a hung request cannot outlast the renew deadline. */
   const attempt = async (timeoutMs?: number): Promise<boolean> => {
-    const signal = timeoutMs === undefined ? o.signal : AbortSignal.any([o.signal, AbortSignal.timeout(Math.max(1, timeoutMs))]);
+    const signal = timeoutMs === undefined ? o.signal : AbortSignal.any([o.signal, AbortSignal.timeout(Math.max(1, Math.ceil(timeoutMs)))]);
     try {
       return await tryAcquireOrRenew(signal);
     } catch (err) {
@@ -149,10 +152,10 @@ export async function runLeaderElection(o: LeaderElectionOptions): Promise<void>
   // Renew until a renew cannot succeed within the deadline.
   renewing: while (!o.signal.aborted) {
     await sleep(retryPeriod, o.signal);
-    const deadline = now() + renewDeadline;
+    const deadline = elapsed() + renewDeadline;
     while (!o.signal.aborted) {
-      if (await attempt(deadline - now())) continue renewing;
-      if (now() + retryPeriod > deadline) break renewing;
+      if (await attempt(deadline - elapsed())) continue renewing;
+      if (elapsed() + retryPeriod > deadline) break renewing;
       await sleep(retryPeriod, o.signal);
     }
   }

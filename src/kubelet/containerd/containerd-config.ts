@@ -70,7 +70,7 @@ export function containerdConfig(o: ContainerdConfigOptions): string {
 version = 2
 root = ${q(p.root)}
 state = ${q(p.state)}
-
+${o.restrictOomScoreAdj ? '' : '# as upstream runs its runtime: the last process the kernel OOM killer picks\noom_score = -999\n'}
 [grpc]
   address = ${q(p.socket)}
 

@@ -1,4 +1,4 @@
-import type { DeleteResult, GetResult, ListOptions, ListResult, Storage, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
+import type { DeleteResult, GetResult, ListOptions, ListResult, Storage, StorageAlarm, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
 import { WatchCache } from './watch-cache.js';
 
 /** Maps a list/watch prefix to the resource prefix whose cache serves it, or undefined (not cached). */
@@ -65,6 +65,14 @@ export class Cacher implements Storage {
 
   compactedRevision(): Promise<number> {
     return this.storage.compactedRevision();
+  }
+
+  async alarms(): Promise<StorageAlarm[]> {
+    return (await this.storage.alarms?.()) ?? [];
+  }
+
+  async defragment(): Promise<void> {
+    await this.storage.defragment?.();
   }
 
   async get(key: string): Promise<GetResult> {

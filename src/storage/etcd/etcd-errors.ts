@@ -1,4 +1,4 @@
-import { CompactedError, FutureRevisionError, StorageError, UnavailableError } from '../errors.js';
+import { CompactedError, FutureRevisionError, NoSpaceError, RequestTooLargeError, StorageError, UnavailableError } from '../errors.js';
 import { GrpcCode, GrpcError } from './grpc-error.js';
 
 /**
@@ -14,6 +14,8 @@ export function storageError(err: unknown, ctx: { requestedRevision?: number; co
   if (err.code === GrpcCode.OutOfRange && err.details.includes('future')) {
     return new FutureRevisionError(ctx.requestedRevision ?? 0, ctx.currentRevision);
   }
+  if (err.details === 'etcdserver: request is too large') return new RequestTooLargeError(0, 0);
+  if (err.details === 'etcdserver: mvcc: database space exceeded') return new NoSpaceError(err.details, { cause: err });
   return new UnavailableError(`etcd: ${err.details || `gRPC status ${err.code}`}`, { cause: err });
 }
 

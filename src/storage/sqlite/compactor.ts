@@ -50,8 +50,9 @@ export class Compactor {
    */
   compact(revision: number): Promise<void> {
     if (revision <= this.compacted) return this.running;
-    this.compacted = revision;
+    // persisted first: were the write to fail, reads below `revision` must still be served (and after a restart)
     this.transaction(() => writeMeta(this.db, metaKeys.compactRevision, revision));
+    this.compacted = revision;
     // A failed sweep must not wedge later compactions; the next one resumes from the swept mark.
     const sweep = this.running.catch(() => undefined).then(() => this.sweep(revision));
     this.running = sweep;

@@ -1,6 +1,6 @@
-import type Database from 'better-sqlite3';
-import { CompactedError, FutureRevisionError, UnavailableError, WatchClosedError } from '../errors.js';
-import type { DeleteResult, GetResult, ListOptions, ListResult, Storage, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
+import Database from 'better-sqlite3';
+import { CompactedError, FutureRevisionError, RequestTooLargeError, UnavailableError, WatchClosedError } from '../errors.js';
+import type { DeleteResult, GetResult, ListOptions, ListResult, Storage, StorageAlarm, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
 import type { WriteOp, WriteOpResult } from './apply-writes.js';
 import { WriteApplier } from './apply-writes.js';
 import { Compactor } from './compactor.js';
@@ -12,6 +12,11 @@ import { WatchHub } from '../fanout/watch-hub.js';
 import type { WatchSource } from '../fanout/watch-stream.js';
 import { WatchStream } from '../fanout/watch-stream.js';
 import { WriteBatcher } from './write-batcher.js';
+import { DEFAULT_QUOTA_BYTES, SpaceGuard } from './space-guard.js';
+import { FileIdentity } from './file-identity.js';
+
+/** etcd's default --max-request-bytes (1.5 MiB): the largest value (with its key) one write may store. */
+export const DEFAULT_MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
 
 /** Receives the latency of each storage operation (get, list, count, create, update, delete, compact). */
 export type ObserveFunc = (op: string, seconds: number) => void;
@@ -26,6 +31,10 @@ export interface SqliteStorageOptions {
   watchBufferSize?: number;
   /** Log ids swept per compaction transaction (the event loop runs between them). Default 5,000. */
   compactionChunkSize?: number;
+  /** Largest key + value one write may store (etcd's --max-request-bytes). Default 1.5 MiB. */
+  maxObjectBytes?: number;
+  /** Database size at which the NOSPACE alarm is raised (etcd's --quota-backend-bytes; 0: none). Default 2 GiB. */
+  quotaBytes?: number;
 }
 
 export interface SqliteStorageStats {
@@ -56,7 +65,11 @@ export class SqliteStorage implements Storage {
   private readonly history: HistoryQuery;
   private readonly compactor: Compactor;
   private readonly batcher: WriteBatcher<WriteOp, WriteOpResult>;
+  private readonly space: SpaceGuard;
+  private readonly file: FileIdentity;
+  private readonly pageSize: number;
 
+  /** Opens the file; throws IntegrityError for a corrupt or foreign one. */
   static open(opts: SqliteStorageOptions): SqliteStorage {
     return new SqliteStorage(openDatabase(opts.path, opts.lockTimeoutMs), opts);
   }
@@ -66,6 +79,9 @@ export class SqliteStorage implements Storage {
     private readonly opts: SqliteStorageOptions,
   ) {
     this.revision = readLastRevision(db);
+    this.file = new FileIdentity(opts.path);
+    this.pageSize = db.pragma('page_size', { simple: true }) as number;
+    this.space = new SpaceGuard(opts.path, opts.quotaBytes ?? DEFAULT_QUOTA_BYTES, this.fileBytes());
     this.applier = new WriteApplier(db);
     this.lists = new ListQuery(db);
     this.history = new HistoryQuery(db);
@@ -141,7 +157,36 @@ export class SqliteStorage implements Storage {
     this.ensureOpen();
     if (revision > this.revision) throw new FutureRevisionError(revision, this.revision);
     await this.compactor.compact(revision);
+    this.space.sized(this.fileBytes(), false);
     this.opts.observe?.('compact', (performance.now() - started) / 1000);
+  }
+
+  /** NOSPACE while the quota or the disk is exhausted; CORRUPT once the file was deleted or replaced. */
+  async alarms(): Promise<StorageAlarm[]> {
+    this.ensureOpen();
+    const lost = this.file.check();
+    return [...this.space.alarms(), ...(lost ? [{ type: 'CORRUPT' as const, message: lost }] : [])];
+  }
+
+  /**
+   * Rewrites the file without its free pages (VACUUM, etcd's defragment).
+   * Blocks the event loop for the rewrite, as a defragmenting etcd member
+   * stops serving. Clears the NOSPACE alarm once the file is under the quota.
+   */
+  async defragment(): Promise<void> {
+    this.ensureOpen();
+    this.file.verify();
+    await this.compactor.idle().catch(() => undefined);
+    const started = performance.now();
+    try {
+      this.db.exec('VACUUM');
+    } catch (err) {
+      if (err instanceof Database.SqliteError && err.code === 'SQLITE_FULL') throw this.space.diskFull();
+      throw err;
+    }
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.space.sized(this.fileBytes(), false);
+    this.opts.observe?.('defragment', (performance.now() - started) / 1000);
   }
 
   async close(): Promise<void> {
@@ -165,7 +210,17 @@ export class SqliteStorage implements Storage {
   }
 
   private commit(ops: readonly WriteOp[]): WriteOpResult[] {
-    const batch = this.db.transaction(() => this.applier.apply(ops, this.revision)).immediate();
+    // a file deleted or replaced under us would take writes nobody ever reads back: acknowledge none
+    this.file.verify();
+    let batch;
+    try {
+      batch = this.db.transaction(() => this.applier.apply(ops, this.revision)).immediate();
+    } catch (err) {
+      // the transaction rolled back as a whole
+      if (err instanceof Database.SqliteError && err.code === 'SQLITE_FULL') throw this.space.diskFull();
+      throw err;
+    }
+    this.space.sized(this.fileBytes(), true);
     this.transactions++;
     this.writes += ops.length;
     this.revision = batch.revision;
@@ -177,6 +232,13 @@ export class SqliteStorage implements Storage {
   private async write(op: string, write: WriteOp): Promise<WriteOpResult> {
     const started = performance.now();
     try {
+      if (write.type !== 'delete') {
+        const bytes = write.value.byteLength + Buffer.byteLength(write.key);
+        const limit = this.opts.maxObjectBytes ?? DEFAULT_MAX_OBJECT_BYTES;
+        if (bytes > limit) throw new RequestTooLargeError(bytes, limit);
+        // as etcd under NOSPACE: writes that add data are refused, deletes still reclaim space
+        this.space.checkPut(bytes);
+      }
       return await this.batcher.submit(write);
     } finally {
       this.opts.observe?.(op, (performance.now() - started) / 1000);
@@ -199,6 +261,11 @@ export class SqliteStorage implements Storage {
     } finally {
       this.opts.observe?.(op, (performance.now() - started) / 1000);
     }
+  }
+
+  /** The file's size in bytes, free pages included (what etcd's quota counts). */
+  private fileBytes(): number {
+    return (this.db.pragma('page_count', { simple: true }) as number) * this.pageSize;
   }
 
   private ensureOpen(): void {

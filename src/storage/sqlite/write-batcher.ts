@@ -1,4 +1,4 @@
-import { UnavailableError } from '../errors.js';
+import { StorageError, UnavailableError } from '../errors.js';
 
 /** Commits a batch of operations in one transaction; returns one result per operation, in order. */
 export type CommitFunc<Op, Result> = (ops: readonly Op[]) => Result[];
@@ -42,7 +42,7 @@ export class WriteBatcher<Op, Result> {
       results = this.commit(batch.map((p) => p.op));
     } catch (err) {
       // The transaction rolled back as a whole: nothing in the batch happened.
-      const failure = new UnavailableError('storage write failed', { cause: err });
+      const failure = err instanceof StorageError ? err : new UnavailableError('storage write failed', { cause: err });
       for (const p of batch) p.reject(failure);
       return;
     }

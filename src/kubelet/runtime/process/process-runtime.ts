@@ -181,7 +181,7 @@ export class ProcessRuntime implements Runtime {
     c.shim = started.shim;
     c.attach = new AttachHub(started.shim.stdin ?? undefined, c.config.stdinOnce ?? false);
     c.exited = new Promise<void>((resolve) => {
-      started.shim.once('exit', () => void this.finish(c, readExitFile(files.exit)).then(resolve));
+      started.shim.once('exit', () => void this.finishSafely(c, readExitFile(files.exit)).then(resolve));
     });
     let pid: number | undefined;
     try {
@@ -330,9 +330,16 @@ export class ProcessRuntime implements Runtime {
         const exit = readExitFile(files.exit);
         if (!exit && (sameProcessAlive(c.shimPid, c.shimStartTime) || sameProcessAlive(c.status.pid, c.startTime))) return;
         clearInterval(c.poll);
-        void this.finish(c, exit).then(resolve);
+        void this.finishSafely(c, exit).then(resolve);
       }, this.options.adoptedPollMs ?? 500);
       c.poll.unref();
+    });
+  }
+
+  /** finish() for an exit nobody awaits: a failure (e.g. a full disk while recording the exit) is reported, never unhandled. */
+  private finishSafely(c: ProcessContainer, exit: { exitCode: number; finishedAt: Date } | undefined): Promise<void> {
+    return this.finish(c, exit).catch((err: unknown) => {
+      process.emitWarning(`cleaning up after container ${c.config.name} failed: ${err instanceof Error ? err.message : String(err)}`);
     });
   }
 
@@ -351,7 +358,12 @@ export class ProcessRuntime implements Runtime {
     c.status.reason = oom ? 'OOMKilled' : !exit ? 'ContainerStatusUnknown' : c.status.exitCode === 0 ? 'Completed' : 'Error';
     if (!exit) c.status.message = 'The container exited while its shim was gone; its exit status is unknown';
     c.status.pid = undefined;
-    if (this.containers.has(c.status.id)) this.save(c);
+    try {
+      if (this.containers.has(c.status.id)) this.save(c);
+    } catch (err) {
+      // the exit is still reported below; after a restart the container shows as ContainerStatusUnknown
+      process.emitWarning(`cannot record the exit of container ${c.config.name}: ${err instanceof Error ? err.message : String(err)}`);
+    }
     c.attach?.end(c.status.exitCode);
     for (const l of this.listeners) l({ ...c.status });
   }

@@ -1,0 +1,74 @@
+import { statfsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { NoSpaceError } from '../errors.js';
+import type { StorageAlarm } from '../storage.js';
+
+/** etcd's default --quota-backend-bytes (2 GiB). */
+export const DEFAULT_QUOTA_BYTES = 2 * 1024 * 1024 * 1024;
+
+/** Free bytes on the file system below which a disk-full alarm stays raised. */
+const DISK_RECOVERED_BYTES = 1024 * 1024;
+
+/**
+ * etcd's NOSPACE behaviour for one database file. The quota alarm is raised
+ * when a write would take the file past the quota and the disk alarm when a
+ * commit fails for lack of disk; while either is raised, writes that add data
+ * are refused and deletes still go through (so space can be reclaimed).
+ * The quota alarm clears when the file is under the quota again (after
+ * compaction and defragmentation); the disk alarm when a commit succeeds or
+ * the file system has space again.
+ */
+export class SpaceGuard {
+  private size: number;
+  private quotaAlarm = false;
+  private diskAlarm: string | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly quotaBytes: number,
+    size: number,
+  ) {
+    this.size = size;
+    this.quotaAlarm = quotaBytes > 0 && size > quotaBytes;
+  }
+
+  /** Throws NoSpaceError when a write adding `bytes` may not go ahead. */
+  checkPut(bytes: number): void {
+    if (this.diskAlarm) throw new NoSpaceError(this.diskAlarm);
+    if (this.quotaAlarm) throw new NoSpaceError();
+    if (this.quotaBytes > 0 && this.size + bytes > this.quotaBytes) {
+      this.quotaAlarm = true;
+      throw new NoSpaceError();
+    }
+  }
+
+  /** The file's size after a commit, compaction or defragmentation. */
+  sized(bytes: number, committed: boolean): void {
+    this.size = bytes;
+    if (committed) this.diskAlarm = undefined;
+    if (this.quotaAlarm && bytes <= this.quotaBytes) this.quotaAlarm = false;
+  }
+
+  /** A commit failed with SQLITE_FULL: nothing of it was written. */
+  diskFull(): NoSpaceError {
+    this.diskAlarm = `no space left on the device of ${this.path}: writes are refused until space is freed`;
+    return new NoSpaceError(this.diskAlarm);
+  }
+
+  alarms(): StorageAlarm[] {
+    if (this.diskAlarm && freeBytes(dirname(this.path)) >= DISK_RECOVERED_BYTES) this.diskAlarm = undefined;
+    const out: StorageAlarm[] = [];
+    if (this.quotaAlarm) out.push({ type: 'NOSPACE', message: `database size ${this.size} bytes exceeds the quota of ${this.quotaBytes} bytes` });
+    if (this.diskAlarm) out.push({ type: 'NOSPACE', message: this.diskAlarm });
+    return out;
+  }
+}
+
+function freeBytes(dir: string): number {
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return 0;
+  }
+}
