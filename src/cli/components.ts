@@ -7,7 +7,6 @@ import { command as proxy } from './commands/proxy.js';
 import { command as scheduler } from './commands/scheduler.js';
 import { command as token } from './commands/token.js';
 import { command as storage } from './commands/storage.js';
-import { command as token } from './commands/token.js';
 import { command as trace } from './commands/trace.js';
 
 /**
