@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { busyboxLayer, dockerArchive } from '../../src/kubelet/images/busybox-image.js';
@@ -199,5 +199,54 @@ spec:
       return p.status.ephemeralContainerStatuses?.find((c) => c.name === 'dbg')?.state.terminated;
     }, 60_000);
     assert.equal((await kubectl.ok(['logs', name, '-c', 'dbg'])).trim(), `debug-${name}`);
+  });
+
+  const kubectlNode = async () => (await kubectl.json<{ items: { status: { daemonEndpoints: { kubeletEndpoint: { Port: number } } } }[] }>(['get', 'nodes'])).items[0]!;
+
+  /** The web pods' container IDs and restart counts, once each answers on its own IP. */
+  async function webPods(): Promise<Map<string, string>> {
+    const list = await kubectl.json<{ items: PodJson[] }>(['get', 'pods', '-l', 'app=web']);
+    const out = new Map<string, string>();
+    for (const p of list.items) {
+      const s = p.status.containerStatuses?.[0];
+      assert.equal(p.status.phase, 'Running', p.metadata.name);
+      assert.equal(s?.restartCount, 0, `${p.metadata.name} was not restarted`);
+      const res = await fetch(`http://${p.status.podIP}:8080/index.html`);
+      assert.equal((await res.text()).trim(), p.metadata.name);
+      out.set(p.metadata.name, s!.containerID!);
+    }
+    assert.equal(out.size, 3);
+    return out;
+  }
+
+  test('containerd killed with SIGKILL is restarted by the kubelet; the pods keep running and new pods start', async () => {
+    const before = await webPods();
+    const pidFile = join(server.dataDir, 'kubelet', 'containerd', 'containerd.pid');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    process.kill(pid, 'SIGKILL');
+    await waitFor('a new containerd', () => {
+      const next = Number(readFileSync(pidFile, 'utf8'));
+      return next !== pid && existsSync(`/proc/${next}`);
+    }, 30_000);
+    await kubectl.ok(['run', 'after-crash', `--image=${IMAGE}`, '--', 'sleep', '3600']);
+    await kubectl.ok(['wait', '--for=condition=Ready', 'pod/after-crash', '--timeout=60s']);
+    assert.deepEqual(await webPods(), before);
+  });
+
+  test('the kubelet killed with SIGKILL and restarted adopts its containers: no restarts, same container IDs', async () => {
+    const before = await webPods();
+    const ips = (await kubectl.json<{ items: PodJson[] }>(['get', 'pods', '-l', 'app=web'])).items.map((p) => p.status.podIP!);
+    const dataDir = server.dataDir;
+    const port = (await kubectlNode()).status.daemonEndpoints.kubeletEndpoint.Port;
+    await server.stop('SIGKILL');
+    // the pods keep serving while no kubelet runs
+    for (const ip of ips) assert.equal((await fetch(`http://${ip}:8080/index.html`)).status, 200);
+    server = await startServer({ dataDir, args: ['--container-runtime', 'containerd'], timeoutMs: 60_000 });
+    kubectl = kubectlFor(server.kubeconfig);
+    // the new kubelet has taken over every running pod (its log says so per pod) and registered its new server port
+    await waitFor('the restarted kubelet adopts the pods', () => (server.logs().match(/adopted running pod/g)?.length ?? 0) >= 4, 60_000);
+    await waitFor('the node shows the new kubelet port', async () => (await kubectlNode()).status.daemonEndpoints.kubeletEndpoint.Port !== port, 30_000);
+    assert.deepEqual(await webPods(), before);
+    assert.equal((await kubectl.ok(['exec', 'after-crash', '--', 'echo', 'adopted'])).trim(), 'adopted');
   });
 });

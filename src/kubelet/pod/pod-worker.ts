@@ -70,6 +70,7 @@ export class PodWorker {
   private adopted = false;
   private stopped = false;
   private readonly clock: Clock;
+  /** When the kubelet first took the pod on; a restarted kubelet keeps the one it reported. */
   private readonly startTime: string;
   /** The traced watch deliveries that asked for the next sync. */
   private causes: SpanContext[] = [];
@@ -77,7 +78,7 @@ export class PodWorker {
   constructor(pod: Pod, private readonly deps: PodWorkerDeps) {
     this.pod = pod;
     this.clock = deps.clock ?? realClock;
-    this.startTime = rfc3339(this.clock.now());
+    this.startTime = pod.status?.startTime ?? rfc3339(this.clock.now());
   }
 
   get uid(): string {
