@@ -1,0 +1,98 @@
+import type { KubeList, KubeObject } from '../../api/object.js';
+import { apiVersionOf } from '../../api/resource-info.js';
+import { badRequest } from '../../machinery/api-error.js';
+import { FutureRevisionError } from '../../storage/errors.js';
+import type { Storage } from '../../storage/storage.js';
+import { decodeObject, encodedJson } from './codec.js';
+import { decodeContinue, encodeContinue } from './continue-token.js';
+import type { ListParams, StoreContext } from './store-context.js';
+import { rethrowStorageError } from './storage-errors.js';
+
+/**
+ * Lists objects: paged by `limit` and `continue`, at the revision the
+ * resourceVersion parameters ask for. With `raw` (and no filter) the items
+ * come back as their JSON text in `rawItems` instead of `items`, never
+ * parsed: the fast path for plain JSON lists.
+ */
+export async function listObjects(ctx: StoreContext, namespace: string, params: ListParams & { raw?: boolean }): Promise<KubeList & { rawItems?: string[] }> {
+  const prefix = ctx.prefix(namespace);
+  let revision = 0;
+  let startAfter: string | undefined;
+  if (params.continue) {
+    const token = decodeContinue(params.continue);
+    revision = token.rv;
+    startAfter = prefix + token.start;
+  } else {
+    revision = await listRevision(ctx.storage, params);
+  }
+  const limit = params.limit && params.limit > 0 ? params.limit : undefined;
+  const items: KubeObject[] = [];
+  const rawItems: string[] = [];
+  const raw = params.raw === true && !params.filter;
+  let more = false;
+  let lastKey = '';
+  let remaining: number | undefined;
+  for (;;) {
+    const page = await ctx.storage
+      .list(prefix, { revision, limit: limit ? Math.max(limit - items.length - rawItems.length, 1) : undefined, startAfter })
+      .catch(rethrowStorageError({ verb: 'list', continuing: Boolean(params.continue) }));
+    revision = page.revision;
+    let i = 0;
+    for (; i < page.kvs.length && !(limit && items.length + rawItems.length >= limit); i++) {
+      const kv = page.kvs[i];
+      lastKey = kv.key;
+      if (raw) {
+        rawItems.push(encodedJson(kv));
+        continue;
+      }
+      const obj = decodeObject(kv);
+      if (!params.filter || params.filter(obj)) items.push(obj);
+    }
+    more = i < page.kvs.length || page.more;
+    remaining = page.remaining !== undefined ? page.remaining + (page.kvs.length - i) : undefined;
+    if (!more || (limit && items.length + rawItems.length >= limit)) break;
+    startAfter = lastKey;
+  }
+  const metadata: KubeList['metadata'] = { resourceVersion: String(revision) };
+  if (limit && more) {
+    metadata.continue = encodeContinue({ rv: revision, start: lastKey.slice(prefix.length) });
+    if (!params.filtered && remaining !== undefined) metadata.remainingItemCount = remaining;
+  }
+  const list = { apiVersion: apiVersionOf(ctx.info), kind: ctx.info.listKind, metadata, items };
+  return raw ? { ...list, rawItems } : list;
+}
+
+/** The revision a list without a continue token reads at (0: the current one). */
+async function listRevision(storage: Storage, params: ListParams): Promise<number> {
+  const rv = params.resourceVersion;
+  if (rv === undefined || rv === '' || rv === '0') {
+    if (params.resourceVersionMatch === 'Exact') throw badRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
+    return 0;
+  }
+  const n = parseResourceVersion(rv);
+  if (params.resourceVersionMatch === 'Exact') return n;
+  if (params.resourceVersionMatch && params.resourceVersionMatch !== 'NotOlderThan') {
+    throw badRequest(`resourceVersionMatch: Unsupported value: "${params.resourceVersionMatch}": supported values: "Exact", "NotOlderThan"`);
+  }
+  await waitForRevision(storage, n);
+  return 0;
+}
+
+/** Waits (briefly) until the storage has reached a revision a client has seen elsewhere. */
+export async function waitForRevision(storage: Storage, revision: number): Promise<void> {
+  const deadline = Date.now() + 3000;
+  for (;;) {
+    const current = await storage.currentRevision();
+    if (current >= revision) return;
+    if (Date.now() > deadline) rethrowStorageError({ verb: 'other' })(new FutureRevisionError(revision, current));
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const MAX_UINT64 = 2n ** 64n - 1n;
+
+export function parseResourceVersion(rv: string): number {
+  if (!/^[0-9]+$/.test(rv)) throw badRequest(`invalid resource version "${rv}": strconv.ParseUint: parsing "${rv}": invalid syntax`);
+  if (BigInt(rv) > MAX_UINT64) throw badRequest(`invalid resource version "${rv}": strconv.ParseUint: parsing "${rv}": value out of range`);
+  return Number(rv);
+}
