@@ -24,6 +24,7 @@ import { StreamingServer, type StreamTargets } from './server/streaming-server.j
 import { MirrorPods } from './static-pods/mirror-pods.js';
 import { isMirrorPod } from './static-pods/static-pod-manifest.js';
 import { StaticPodSource } from './static-pods/static-pod-source.js';
+import { CONFIG_MAPS, NODES, PODS, SECRETS } from '../api/resource-refs.js';
 
 export interface KubeletOptions {
   client: Client;
@@ -56,8 +57,6 @@ export interface KubeletOptions {
   clock?: Clock;
 }
 
-const PODS = { group: '', version: 'v1', resource: 'pods' };
-
 /** Wires node registration, heartbeats, the pod informer and workers, and the kubelet server. */
 export class Kubelet {
   workers?: PodWorkers;
@@ -77,8 +76,8 @@ export class Kubelet {
     const podInformers = new SharedInformerFactory(client, { fieldSelector: `spec.nodeName=${nodeName}` });
     const objectInformers = new SharedInformerFactory(client);
     const pods = podInformers.forResource<Pod>(PODS);
-    const configMaps = objectInformers.forResource<ConfigMap>({ group: '', version: 'v1', resource: 'configmaps' });
-    const secrets = objectInformers.forResource<Secret>({ group: '', version: 'v1', resource: 'secrets' });
+    const configMaps = objectInformers.forResource<ConfigMap>(CONFIG_MAPS);
+    const secrets = objectInformers.forResource<Secret>(SECRETS);
 
     let alloc: Record<string, string> = allocatable(capacity(info, this.opts.node.maxPods), this.opts.node.reserved);
     const recorder = new EventRecorder({ client, component: 'kubelet', host: nodeName, onError: (err) => logger.debug('event dropped', { error: err }) });
@@ -200,7 +199,7 @@ export class Kubelet {
   /** Polls the Node until the node IPAM controller has given it a pod CIDR (undefined once the signal aborts). */
   private async waitForPodCIDR(signal: AbortSignal): Promise<string | undefined> {
     this.opts.logger.info('waiting for the node IPAM controller to assign this node a pod CIDR');
-    const nodes = this.opts.client.resource<Node>({ group: '', version: 'v1', resource: 'nodes' });
+    const nodes = this.opts.client.resource<Node>(NODES);
     while (!signal.aborted) {
       try {
         const cidr = (await nodes.get(this.opts.node.nodeName, { signal })).spec?.podCIDR;

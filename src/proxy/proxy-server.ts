@@ -10,9 +10,8 @@ import type { ProxyMode } from './proxy-mode.js';
 import { servicePortsFromService } from './service-port.js';
 import type { SpanContext } from '@opentelemetry/api';
 import { addCause, currentCause, inCausedSpan } from '../trace/spans.js';
+import { ENDPOINT_SLICES, SERVICES } from '../api/resource-refs.js';
 
-const SERVICES = { group: '', version: 'v1', resource: 'services' };
-const ENDPOINT_SLICES = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' };
 const TRIGGER_TIME = 'endpoints.kubernetes.io/last-change-trigger-time';
 
 export interface ProxyServerOptions {

@@ -4,6 +4,7 @@ import type { HandlerRegistration } from '../client/cache/resource-event-handler
 import type { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 import type { ClusterEventResource } from './framework/interface.js';
 import type { Scheduler } from './scheduler.js';
+import { NAMESPACES, PERSISTENT_VOLUMES, PERSISTENT_VOLUME_CLAIMS, POD_DISRUPTION_BUDGETS } from '../api/resource-refs.js';
 
 function terminal(pod: Pod): boolean {
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
@@ -15,10 +16,10 @@ function schedulingRelevant(n: Node): string {
 }
 
 const EXTRA_RESOURCES: Partial<Record<ClusterEventResource, { group: string; version: string; resource: string }>> = {
-  PersistentVolume: { group: '', version: 'v1', resource: 'persistentvolumes' },
-  PersistentVolumeClaim: { group: '', version: 'v1', resource: 'persistentvolumeclaims' },
-  PodDisruptionBudget: { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' },
-  Namespace: { group: '', version: 'v1', resource: 'namespaces' },
+  PersistentVolume: PERSISTENT_VOLUMES,
+  PersistentVolumeClaim: PERSISTENT_VOLUME_CLAIMS,
+  PodDisruptionBudget: POD_DISRUPTION_BUDGETS,
+  Namespace: NAMESPACES,
 };
 
 /**

@@ -4,6 +4,7 @@ import type { EventRecorder } from '../client/events/event-recorder.js';
 import type { Client } from '../client/rest/client.js';
 import { isConflict, isNotFound } from '../client/rest/error-predicates.js';
 import type { Logger } from '../machinery/logger.js';
+import { PODS } from '../api/resource-refs.js';
 
 export interface Failure {
   /** The PodScheduled condition reason: Unschedulable, or SchedulerError for internal failures. */
@@ -14,8 +15,6 @@ export interface Failure {
   /** Set by preemption; '' clears a previous nomination. */
   nominatedNodeName?: string;
 }
-
-const PODS = { group: '', version: 'v1', resource: 'pods' };
 
 /**
  * Tells the user why a pod is still pending: a FailedScheduling Warning

@@ -27,6 +27,7 @@ import { reportFailure, type Failure } from './report-failure.js';
 import { context, trace } from '@opentelemetry/api';
 import { ATTR } from '../trace/attributes.js';
 import { inChildSpan, recordingSpan, startCausedSpan, startSpan } from '../trace/spans.js';
+import { PRIORITY_CLASSES } from '../api/resource-refs.js';
 
 const gvr = (group: string, resource: string) => ({ group, version: 'v1', resource });
 
@@ -80,7 +81,7 @@ export class Scheduler {
     const f = o.informers;
     this.pods = f.forResource<Pod>(gvr('', 'pods'));
     this.nodes = f.forResource<Node>(gvr('', 'nodes'));
-    this.priorityClasses = f.forResource<PriorityClass>({ group: 'scheduling.k8s.io', version: 'v1', resource: 'priorityclasses' });
+    this.priorityClasses = f.forResource<PriorityClass>(PRIORITY_CLASSES);
     const namespaces = f.forResource<Namespace>(gvr('', 'namespaces'));
     this.clock = o.clock ?? realClock;
     this.cache = new SchedulerCache({ clock: this.clock });

@@ -4,9 +4,7 @@ import { listWatcherFor } from '../client/cache/list-watcher.js';
 import { SharedIndexInformer } from '../client/cache/shared-informer.js';
 import type { Client } from '../client/rest/client.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/rest/error-predicates.js';
-
-const PODS = { group: '', version: 'v1', resource: 'pods' };
-const NODES = { group: '', version: 'v1', resource: 'nodes' };
+import { NODES, PODS } from '../api/resource-refs.js';
 
 const wholeSeconds = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 

@@ -6,9 +6,7 @@ import { Client } from '../client/rest/client.js';
 import { loadKubeconfig } from '../client/rest/kubeconfig.js';
 import { isGone } from '../client/rest/error-predicates.js';
 import { startTestApiServer } from './test-api-server.js';
-
-const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
-const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
+import { CONFIG_MAPS, NAMESPACES } from '../api/resource-refs.js';
 
 test('serves the real API: system and requested namespaces, admission, a usable kubeconfig file', async () => {
   const api = await startTestApiServer({ namespaces: ['team-a'] });
@@ -16,7 +14,7 @@ test('serves the real API: system and requested namespaces, admission, a usable 
     const names = (await api.client.resource<Namespace>(NAMESPACES).list()).items.map((n) => n.metadata?.name).sort();
     assert.deepEqual(names, ['default', 'kube-node-lease', 'kube-public', 'kube-system', 'team-a']);
     // NamespaceLifecycle admission runs: no objects in a namespace that does not exist
-    await assert.rejects(api.client.resource<ConfigMap>(CONFIGMAPS).namespace('missing').create({ metadata: { name: 'x' } }), (e: Error & { code?: number }) => e.code === 404);
+    await assert.rejects(api.client.resource<ConfigMap>(CONFIG_MAPS).namespace('missing').create({ metadata: { name: 'x' } }), (e: Error & { code?: number }) => e.code === 404);
     const fromFile = new Client(loadKubeconfig(api.kubeconfigPath));
     try {
       assert.equal((await fromFile.resource<Namespace>(NAMESPACES).get('team-a')).metadata?.name, 'team-a');
@@ -34,7 +32,7 @@ test('serves the real API: system and requested namespaces, admission, a usable 
 test('servers are independent; compact makes old resourceVersions expire', async () => {
   const [one, two] = await Promise.all([startTestApiServer({ namespaces: ['x'] }), startTestApiServer()]);
   try {
-    const cms = one.client.resource<ConfigMap>(CONFIGMAPS).namespace('x');
+    const cms = one.client.resource<ConfigMap>(CONFIG_MAPS).namespace('x');
     const first = await cms.create({ metadata: { name: 'a' } });
     await cms.patch('a', { data: { k: 'v' } }, 'merge');
     assert.equal((await two.client.resource<Namespace>(NAMESPACES).list()).items.some((n) => n.metadata?.name === 'x'), false);

@@ -9,6 +9,7 @@ import type { RestConfig } from '../client/rest/rest-config.js';
 import { createLogger, type Logger } from '../machinery/logger.js';
 import { inMemoryStorage, type Storage } from '../apiserver/in-memory-storage.js';
 import { testPki } from './test-pki.js';
+import { NAMESPACES } from '../api/resource-refs.js';
 
 export interface TestApiServerOptions {
   /** Namespaces to create besides the system ones (default, kube-system, kube-public, kube-node-lease). */
@@ -69,7 +70,7 @@ export async function startTestApiServer(options: TestApiServerOptions = {}): Pr
     const restConfig: RestConfig = { server: url, ca: pki.ca.certPem, cert: pki.admin.certPem, key: pki.admin.keyPem, qps: -1 };
     client = new Client(restConfig, { component: 'skiff-testing' });
     for (const name of options.namespaces ?? []) {
-      await client.resource({ group: '', version: 'v1', resource: 'namespaces' }).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      await client.resource(NAMESPACES).create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     }
     const kubeconfig = renderKubeconfig({ server: url, caPem: pki.ca.certPem, certPem: pki.admin.certPem, keyPem: pki.admin.keyPem, user: ADMIN_USER });
     dir = await mkdtemp(join(tmpdir(), 'skiff-testing-'));

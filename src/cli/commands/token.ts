@@ -18,8 +18,7 @@ import { caCertHash } from '../../machinery/ca-cert-hash.js';
 import { InvalidDurationError, parseDuration } from '../../machinery/duration.js';
 import type { ComponentCommand, FlagValues } from '../command.js';
 import { UsageError } from '../flags.js';
-
-const SECRETS = { group: '', version: 'v1', resource: 'secrets' };
+import { SECRETS } from '../../api/resource-refs.js';
 
 function kubeconfigPath(flags: FlagValues): string {
   const explicit = String(flags.kubeconfig || process.env.KUBECONFIG || '');

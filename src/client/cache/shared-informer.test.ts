@@ -12,8 +12,8 @@ import { SharedInformerFactory } from './shared-informer-factory.js';
 import { DeletedFinalStateUnknown } from './deleted-final-state-unknown.js';
 import { waitForCacheSync } from './wait-for-cache-sync.js';
 import { metaNamespaceKey } from './store.js';
+import { CONFIG_MAPS } from '../../api/resource-refs.js';
 
-const CMS = { group: '', version: 'v1', resource: 'configmaps' };
 let api: TestApiServer;
 let server: FaultProxy;
 let objects: TestObjects;
@@ -35,7 +35,7 @@ afterEach(async () => {
 });
 
 /** Writes as another client would: not through the proxy, so not among `server.requests`. */
-const put = (obj: ConfigMap) => objects.put(CMS, obj);
+const put = (obj: ConfigMap) => objects.put(CONFIG_MAPS, obj);
 const currentResourceVersion = async () => String(await api.storage.currentRevision());
 
 const cm = (ns: string, name: string, data: Record<string, string> = {}): ConfigMap => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { namespace: ns, name }, data });
@@ -52,14 +52,14 @@ function recorder(notes: Note[]) {
 
 function informer(options: { resyncPeriod?: number } = {}): SharedIndexInformer<ConfigMap> {
   return new SharedIndexInformer<ConfigMap>({
-    listerWatcher: listWatcherFor(client.resource<ConfigMap>(CMS)),
+    listerWatcher: listWatcherFor(client.resource<ConfigMap>(CONFIG_MAPS)),
     reflector: { pageSize: 2, backoff: { initial: 10, max: 50 } },
     ...options,
   });
 }
 
 const cacheKeys = (i: SharedIndexInformer<ConfigMap>): string[] => i.indexer.listKeys().sort();
-const serverKeys = async (): Promise<string[]> => (await objects.list<ConfigMap>(CMS)).map((o) => metaNamespaceKey(o)).sort();
+const serverKeys = async (): Promise<string[]> => (await objects.list<ConfigMap>(CONFIG_MAPS)).map((o) => metaNamespaceKey(o)).sort();
 
 test('paged initial list, then live events; late handlers get synthetic adds; objects are frozen', async () => {
   for (let i = 0; i < 5; i++) await put(cm('a', `c${i}`));
@@ -73,7 +73,7 @@ test('paged initial list, then live events; late handlers get synthetic adds; ob
   assert.deepEqual(lists.map((r) => r.url.searchParams.get('limit')), ['2', '2', '2']);
   assert.deepEqual(cacheKeys(inf), await serverKeys());
 
-  const cms = client.resource<ConfigMap>(CMS).namespace('a');
+  const cms = client.resource<ConfigMap>(CONFIG_MAPS).namespace('a');
   await cms.create(cm('a', 'new'));
   await cms.patch('c0', { data: { v: '1' } }, 'merge');
   await cms.delete('c1');
@@ -136,7 +136,7 @@ test('410 after compaction relists; objects deleted meanwhile become tombstones 
   // The rewatch waits until all of this is done: the informer cannot observe the delete.
   const release = server.hold((r) => r.url.searchParams.get('watch') === 'true');
   server.dropWatches();
-  await objects.erase(CMS, 'a', 'gone');
+  await objects.erase(CONFIG_MAPS, 'a', 'gone');
   await put(cm('a', 'added-meanwhile'));
   await api.compact();
   release();
@@ -156,7 +156,7 @@ test('list failures are retried with backoff until synced', async () => {
   server.failNext((r) => r.url.searchParams.get('watch') === null, new (await import('../../machinery/api-error.js')).ApiError(503, 'ServiceUnavailable', 'later'), { times: 2 });
   const errors: unknown[] = [];
   const inf = new SharedIndexInformer<ConfigMap>({
-    listerWatcher: listWatcherFor(client.resource<ConfigMap>(CMS)),
+    listerWatcher: listWatcherFor(client.resource<ConfigMap>(CONFIG_MAPS)),
     reflector: { backoff: { initial: 5, max: 20 }, onError: (e) => errors.push(e) },
   });
   const run = inf.run(ac.signal);
@@ -180,8 +180,8 @@ test('resync replays cached objects as updates', async () => {
 test('factory shares one informer per resource; waitForCacheSync; shutdown awaits', async () => {
   await put(cm('a', 'x'));
   const factory = new SharedInformerFactory(client, { namespace: 'a' });
-  const i1 = factory.forResource<ConfigMap>(CMS);
-  const i2 = factory.forResource<ConfigMap>(CMS);
+  const i1 = factory.forResource<ConfigMap>(CONFIG_MAPS);
+  const i2 = factory.forResource<ConfigMap>(CONFIG_MAPS);
   assert.equal(i1, i2);
   factory.forResource({ group: 'coordination.k8s.io', version: 'v1', resource: 'leases' });
   factory.start(ac.signal);

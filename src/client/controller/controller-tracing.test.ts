@@ -9,16 +9,15 @@ import { configureTracing } from '../../trace/tracing.js';
 import { SharedInformerFactory } from '../cache/shared-informer-factory.js';
 import { waitFor } from '../testing/wait-for.js';
 import { Controller } from './controller.js';
+import { CONFIG_MAPS } from '../../api/resource-refs.js';
 
 configureTracing();
-
-const CMS = { group: '', version: 'v1', resource: 'configmaps' };
 
 test('a write made by a reconcile is the child of the reconcile, which is the child of the watch delivery of the write that caused it', async () => {
   const api = await startTestApiServer({ namespaces: ['a'], watchCache: true });
   const ac = new AbortController();
   try {
-    const cms = api.client.resource<ConfigMap>(CMS).namespace('a');
+    const cms = api.client.resource<ConfigMap>(CONFIG_MAPS).namespace('a');
     const factory = new SharedInformerFactory(api.client);
     const controller = new Controller({
       name: 'copier',
@@ -29,7 +28,7 @@ test('a write made by a reconcile is the child of the reconcile, which is the ch
           await cms.create({ metadata: { name: `${name}-copy` } }).catch(() => undefined);
         },
       },
-    }).watches(factory.forResource<ConfigMap>(CMS), { enqueue: 'self' });
+    }).watches(factory.forResource<ConfigMap>(CONFIG_MAPS), { enqueue: 'self' });
     const run = runAsComponent('test-controller', () => {
       factory.start(ac.signal);
       return controller.run(ac.signal);

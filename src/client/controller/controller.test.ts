@@ -10,6 +10,7 @@ import { ItemExponentialFailureRateLimiter } from '../workqueue/item-exponential
 import { Controller } from './controller.js';
 import { TerminalError } from './reconciler.js';
 import { ownedBy } from './owned-by.js';
+import { CONFIG_MAPS, PODS } from '../../api/resource-refs.js';
 
 let api: TestApiServer;
 let client: Client;
@@ -24,12 +25,9 @@ afterEach(async () => {
   await api.stop();
 });
 
-const CMS = { group: '', version: 'v1', resource: 'configmaps' };
-const PODS = { group: '', version: 'v1', resource: 'pods' };
-
 test('results map to queue actions: error retries, terminal drops, requeueAfter repeats, success forgets', async () => {
   const objects = new TestObjects(api.client);
-  for (const n of ['ok', 'flaky', 'bad', 'again']) await objects.put(CMS, { metadata: { namespace: 'a', name: n } });
+  for (const n of ['ok', 'flaky', 'bad', 'again']) await objects.put(CONFIG_MAPS, { metadata: { namespace: 'a', name: n } });
   const calls: string[] = [];
   let flaky = 0;
   let again = 0;
@@ -48,7 +46,7 @@ test('results map to queue actions: error retries, terminal drops, requeueAfter 
         if (key === 'a/again' && again++ < 1) return { requeueAfter: 5 };
       },
     },
-  }).watches(factory.forResource<ConfigMap>(CMS), { enqueue: 'self' });
+  }).watches(factory.forResource<ConfigMap>(CONFIG_MAPS), { enqueue: 'self' });
   factory.start(ac.signal);
   const run = controller.run(ac.signal);
   await waitFor(() => calls.filter((c) => c === 'a/flaky').length === 3 && calls.filter((c) => c === 'a/again').length === 2, 'retries');

@@ -7,6 +7,7 @@ import { startTestApiServer, type TestApiServer } from '../../testing/test-api-s
 import { Client } from '../rest/client.js';
 import { EventRecorder } from './event-recorder.js';
 import { SpamFilter } from './spam-filter.js';
+import { EVENTS } from '../../api/resource-refs.js';
 
 let api: TestApiServer;
 let server: FaultProxy;
@@ -21,8 +22,6 @@ after(async () => {
   await server.close();
   await api.stop();
 });
-
-const EVENTS = { group: '', version: 'v1', resource: 'events' };
 
 const pod = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', uid: `uid-${name}` } });
 const events = (): Promise<Event[]> => new TestObjects(api.client).list<Event>(EVENTS);

@@ -4,6 +4,7 @@ import type { Client } from '../rest/client.js';
 import { isNotFound } from '../rest/error-predicates.js';
 import { SpamFilter, type SpamFilterOptions } from './spam-filter.js';
 import { EventAggregator, type EventAggregatorOptions } from './event-aggregator.js';
+import { EVENTS } from '../../api/resource-refs.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -35,7 +36,6 @@ interface Seen {
   count: number;
 }
 
-const EVENTS = { group: '', version: 'v1', resource: 'events' };
 const MAX_SEEN = 4096;
 /** Upstream's broadcaster queue length: beyond it, events are dropped rather than buffered without limit. */
 const MAX_QUEUED = 1000;

@@ -10,6 +10,7 @@ import { ApiError } from '../../machinery/api-error.js';
 import { realClock } from '../../base/clock.js';
 import { FakeClock } from '../../base/fake-clock.js';
 import { LEADER_ELECTION_DEFAULTS, leaderElectionTimings, runLeaderElection, type LeaderElectionOptions } from './leader-election.js';
+import { LEASES } from '../../api/resource-refs.js';
 
 let api: TestApiServer;
 let server: FaultProxy;
@@ -24,8 +25,6 @@ after(async () => {
   await server.close();
   await api.stop();
 });
-
-const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
 
 const FAST = { leaseDurationMs: 400, renewDeadlineMs: 250, retryPeriodMs: 40 };
 

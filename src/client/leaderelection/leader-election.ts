@@ -2,6 +2,7 @@ import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Client } from '../rest/client.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../rest/error-predicates.js';
 import { realClock, type Clock } from '../../base/clock.js';
+import { LEASES } from '../../api/resource-refs.js';
 
 export interface LeaderElectionOptions {
   lease: { namespace: string; name: string };
@@ -26,8 +27,6 @@ export interface LeaderElectionOptions {
   /** Time and waits (default the real clock). */
   clock?: Clock;
 }
-
-const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
 
 export interface LeaderElectionTimings {
   leaseDurationMs: number;

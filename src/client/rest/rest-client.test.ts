@@ -14,8 +14,8 @@ import { isAlreadyExists, isConflict, isGone, isNotFound, isTooManyRequests } fr
 import { resourcePath } from './resource-path.js';
 import type { WatchEvent } from './watch-event.js';
 import { waitFor } from '../testing/wait-for.js';
+import { PODS } from '../../api/resource-refs.js';
 
-const PODS = { group: '', version: 'v1', resource: 'pods' };
 let api: TestApiServer;
 let server: FaultProxy;
 let client: Client;

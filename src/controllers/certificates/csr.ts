@@ -1,5 +1,6 @@
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import { Pkcs10CertificateRequest, PemConverter, SubjectAlternativeNameExtension } from '../../api/x509.js';
+import {  } from '../../api/resource-refs.js';
 
 /** Helpers the CSR approver and signer share (upstream's pkg/controller/certificates). */
 export const CSRS = { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' };

@@ -5,8 +5,7 @@ import type { Client } from '../../client/rest/client.js';
 import { isConflict, isNotFound } from '../../client/rest/error-predicates.js';
 import { semanticEqual } from '../semantic-equal.js';
 import { aggregateRules } from './aggregate-rules.js';
-
-export const CLUSTER_ROLES = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' };
+import { CLUSTER_ROLES } from '../../api/resource-refs.js';
 
 /** Keeps the rules of each ClusterRole with an aggregationRule equal to the union of the roles it selects. */
 export class ClusterRoleAggregationReconciler implements Reconciler {

@@ -1,7 +1,8 @@
 import type { ClusterRole } from 'kubernetes-types/rbac/v1.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { CLUSTER_ROLES, ClusterRoleAggregationReconciler } from './clusterrole-aggregation-reconciler.js';
+import { ClusterRoleAggregationReconciler } from './clusterrole-aggregation-reconciler.js';
+import { CLUSTER_ROLES } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'clusterrole-aggregation',

@@ -10,6 +10,7 @@ import { MapIndexer } from '../../client/cache/map-indexer.js';
 import { Lister } from '../../client/cache/lister.js';
 import { EventRecorder } from '../../client/events/event-recorder.js';
 import { CronJobReconciler } from './cronjob-reconciler.js';
+import { CRON_JOBS, EVENTS, JOBS } from '../../api/resource-refs.js';
 
 let api: TestApiServer;
 let objects: TestObjects;
@@ -33,15 +34,12 @@ afterEach(async () => {
   await api.stop();
 });
 
-const CRONJOBS = { group: 'batch', version: 'v1', resource: 'cronjobs' };
-const JOBS = { group: 'batch', version: 'v1', resource: 'jobs' };
-const EVENTS = { group: '', version: 'v1', resource: 'events' };
 /** The server stamps creation with the wall clock; the tests' clock starts at this time. */
 const CREATED = '2024-03-01T10:00:00Z';
 
 /** Mirrors the server into the listers, as informers would. */
 async function syncCaches(): Promise<void> {
-  const cronJobs = (await objects.list<CronJob>(CRONJOBS)).map((cj) => ({ ...cj, metadata: { ...cj.metadata, creationTimestamp: CREATED } }));
+  const cronJobs = (await objects.list<CronJob>(CRON_JOBS)).map((cj) => ({ ...cj, metadata: { ...cj.metadata, creationTimestamp: CREATED } }));
   cronJobIndex.replace(cronJobs, '');
   jobIndex.replace(await objects.list<Job>(JOBS), '');
 }
@@ -54,7 +52,7 @@ async function reconcile() {
 }
 
 function putCronJob(spec: Partial<CronJob['spec']>, status: CronJob['status'] = {}): Promise<CronJob> {
-  return objects.put(CRONJOBS, {
+  return objects.put(CRON_JOBS, {
     apiVersion: 'batch/v1',
     kind: 'CronJob',
     metadata: { name: 'every', namespace: 'ns', creationTimestamp: CREATED },
@@ -64,7 +62,7 @@ function putCronJob(spec: Partial<CronJob['spec']>, status: CronJob['status'] = 
 }
 
 const jobs = (): Promise<Job[]> => objects.list<Job>(JOBS);
-const cronJob = async (): Promise<CronJob> => (await objects.list<CronJob>(CRONJOBS))[0]!;
+const cronJob = async (): Promise<CronJob> => (await objects.list<CronJob>(CRON_JOBS))[0]!;
 const events = (): Promise<Event[]> => objects.list<Event>(EVENTS);
 
 async function finish(name: string, type: 'Complete' | 'Failed', at: string): Promise<void> {

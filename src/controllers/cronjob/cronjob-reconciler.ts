@@ -12,9 +12,7 @@ import { stableStringify } from '../history/revision-hash.js';
 import { CronParseError, parseCronSchedule } from './cron-schedule.js';
 import { jobNameFor, newJobFromCronJob } from './cronjob-job.js';
 import { MAX_MISSED_STARTS, missedStarts } from './missed-starts.js';
-
-export const CRONJOBS = { group: 'batch', version: 'v1', resource: 'cronjobs' };
-export const JOBS = { group: 'batch', version: 'v1', resource: 'jobs' };
+import { CRON_JOBS, JOBS } from '../../api/resource-refs.js';
 
 /** Wake a little after the scheduled minute so the clock has surely passed it. */
 const REQUEUE_SLACK_MS = 100;
@@ -70,7 +68,7 @@ export class CronJobReconciler implements Reconciler {
     const result = cj.metadata?.deletionTimestamp ? undefined : await this.schedule(cj, status, jobs);
     if (status.active?.length === 0) delete status.active;
     if (stableStringify(status) !== stableStringify(cj.status ?? {})) {
-      await this.o.client.resource<CronJob>(CRONJOBS).namespace(namespace).updateStatus({ ...cj, status });
+      await this.o.client.resource<CronJob>(CRON_JOBS).namespace(namespace).updateStatus({ ...cj, status });
     }
     return result;
   }

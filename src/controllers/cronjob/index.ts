@@ -2,12 +2,13 @@ import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
 import { ownedBy } from '../../client/controller/owned-by.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { CRONJOBS, CronJobReconciler, JOBS } from './cronjob-reconciler.js';
+import { CronJobReconciler } from './cronjob-reconciler.js';
+import { CRON_JOBS, JOBS } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'cronjob',
   async start(ctx) {
-    const cronJobs = ctx.informers.forResource<CronJob>(CRONJOBS);
+    const cronJobs = ctx.informers.forResource<CronJob>(CRON_JOBS);
     const jobs = ctx.informers.forResource<Job>(JOBS);
     const reconciler = new CronJobReconciler({
       client: ctx.client,

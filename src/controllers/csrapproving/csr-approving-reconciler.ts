@@ -5,6 +5,7 @@ import type { Reconciler } from '../../client/controller/reconciler.js';
 import type { Client } from '../../client/rest/client.js';
 import { isConflict, isNotFound } from '../../client/rest/error-predicates.js';
 import { CSRS, isApproved, isDenied, KUBE_APISERVER_CLIENT_KUBELET, kubeletClientProblem, parseRequest, subjectField } from '../certificates/csr.js';
+import {  } from '../../api/resource-refs.js';
 
 const SARS = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews' };
 

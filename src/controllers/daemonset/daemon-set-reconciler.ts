@@ -15,15 +15,12 @@ import type { PodExpectations } from '../history/pod-expectations.js';
 import { cachedPodState, isPodTerminating } from '../history/pod-state.js';
 import { stableStringify } from '../history/revision-hash.js';
 import { updateStatusFresh } from '../history/update-status.js';
-import { CONTROLLER_REVISIONS, ensureUpdateRevision } from '../history/revision-store.js';
+import { ensureUpdateRevision } from '../history/revision-store.js';
 import { slowStartBatch } from '../slow-start-batch.js';
 import { daemonPodTargetNode, newDaemonPod, POD_TEMPLATE_GENERATION_LABEL, withDaemonTolerations, withNodeNameAffinity } from './daemon-pod.js';
 import { planDaemonSet, scaledValue, type DaemonNode } from './daemon-set-plan.js';
 import { nodeShouldRunDaemonPod } from './node-eligibility.js';
-
-export const DAEMONSETS = { group: 'apps', version: 'v1', resource: 'daemonsets' };
-export const PODS = { group: '', version: 'v1', resource: 'pods' };
-export const NODES = { group: '', version: 'v1', resource: 'nodes' };
+import { CONTROLLER_REVISIONS, DAEMON_SETS, PODS } from '../../api/resource-refs.js';
 
 export interface DaemonSetReconcilerOptions {
   client: Client;
@@ -67,7 +64,7 @@ export class DaemonSetReconciler implements Reconciler {
       ownerKind: 'DaemonSet',
       selector: labelSelectorFromObject(ds.spec?.selector),
       client: podClient,
-      recheckOwner: () => this.o.client.resource<DaemonSet>(DAEMONSETS).namespace(namespace).get(name),
+      recheckOwner: () => this.o.client.resource<DaemonSet>(DAEMON_SETS).namespace(namespace).get(name),
     });
     const revisionClient = this.o.client.resource<ControllerRevision>(CONTROLLER_REVISIONS).namespace(namespace);
     const owned = this.o.revisions.namespace(namespace).list().filter((r) => r.metadata?.ownerReferences?.some((ref) => ref.uid === ds.metadata?.uid));
@@ -120,7 +117,7 @@ export class DaemonSetReconciler implements Reconciler {
       });
     }
     if (stableStringify(status) !== stableStringify(ds.status ?? {})) {
-      await updateStatusFresh(this.o.client.resource<DaemonSet>(DAEMONSETS).namespace(namespace), ds, status);
+      await updateStatusFresh(this.o.client.resource<DaemonSet>(DAEMON_SETS).namespace(namespace), ds, status);
     }
     if (minReadySeconds > 0 && status.numberAvailable !== status.numberReady) return { requeueAfter: minReadySeconds * 1000 };
   }

@@ -5,13 +5,13 @@ import { metaNamespaceKey } from '../../client/cache/store.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
 import { PodExpectations } from '../history/pod-expectations.js';
-import { CONTROLLER_REVISIONS } from '../history/revision-store.js';
-import { DAEMONSETS, DaemonSetReconciler, NODES, PODS } from './daemon-set-reconciler.js';
+import { DaemonSetReconciler } from './daemon-set-reconciler.js';
+import { CONTROLLER_REVISIONS, DAEMON_SETS, NODES, PODS } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'daemonset',
   async start(ctx) {
-    const daemonSets = ctx.informers.forResource<DaemonSet>(DAEMONSETS);
+    const daemonSets = ctx.informers.forResource<DaemonSet>(DAEMON_SETS);
     const pods = ctx.informers.forResource<Pod>(PODS);
     const nodes = ctx.informers.forResource<Node>(NODES);
     const revisions = ctx.informers.forResource<ControllerRevision>(CONTROLLER_REVISIONS);

@@ -18,9 +18,7 @@ import { activeReplicaSets, actualReplicas, availableReplicas, oldestFirst, read
 import { maxRevision, desiredReplicasOf, REVISION_ANNOTATION, revisionOf, setNewReplicaSetAnnotations, setReplicasAnnotations } from './revision.js';
 import { newReplicaSetReplicas, reconcileNewReplicaSet, reconcileOldReplicaSets } from './rolling-update.js';
 import { AVAILABLE, deploymentComplete, deploymentProgressing, deploymentTimedOut, getCondition, hasProgressDeadline, newCondition, PROGRESSING, Reason, removeCondition, setCondition } from './deployment-conditions.js';
-
-export const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
-export const REPLICASETS = { group: 'apps', version: 'v1', resource: 'replicasets' };
+import { DEPLOYMENTS, REPLICA_SETS } from '../../api/resource-refs.js';
 
 export interface DeploymentReconcilerOptions {
   client: Client;
@@ -60,7 +58,7 @@ export class DeploymentReconciler implements Reconciler {
       if ((d.status?.observedGeneration ?? 0) < (d.metadata?.generation ?? 0)) await this.writeStatus(d, { ...d.status, observedGeneration: d.metadata?.generation }, signal);
       return;
     }
-    const rsClient = this.o.client.resource<ReplicaSet>(REPLICASETS).namespace(namespace);
+    const rsClient = this.o.client.resource<ReplicaSet>(REPLICA_SETS).namespace(namespace);
     const claimed = await claimObjects(this.o.replicaSets.namespace(namespace).list(), {
       owner: d,
       ownerApiVersion: 'apps/v1',
@@ -95,7 +93,7 @@ class DeploymentSync {
     private readonly signal: AbortSignal,
   ) {
     const ns = d.metadata?.namespace ?? '';
-    this.rsClient = o.client.resource<ReplicaSet>(REPLICASETS).namespace(ns);
+    this.rsClient = o.client.resource<ReplicaSet>(REPLICA_SETS).namespace(ns);
     this.deployClient = o.client.resource<Deployment>(DEPLOYMENTS).namespace(ns);
   }
 

@@ -7,9 +7,8 @@ import { labelSelectorFromObject } from '../../machinery/labels/index.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
 import { controllerRefOf } from '../controller-ref.js';
-import { DEPLOYMENTS, DeploymentReconciler, REPLICASETS } from './deployment-reconciler.js';
-
-const PODS = { group: '', version: 'v1', resource: 'pods' };
+import { DeploymentReconciler } from './deployment-reconciler.js';
+import { DEPLOYMENTS, PODS, REPLICA_SETS } from '../../api/resource-refs.js';
 
 /** The controlling Deployment of a ReplicaSet; for an orphan, every Deployment that could adopt it. */
 function deploymentsFor(deployments: Lister<Deployment>) {
@@ -36,7 +35,7 @@ export const controller: ControllerDescriptor = {
   name: 'deployment',
   async start(ctx) {
     const deployInformer = ctx.informers.forResource<Deployment>(DEPLOYMENTS);
-    const rsInformer = ctx.informers.forResource<ReplicaSet>(REPLICASETS);
+    const rsInformer = ctx.informers.forResource<ReplicaSet>(REPLICA_SETS);
     const podInformer = ctx.informers.forResource<Pod>(PODS);
     const reconciler = new DeploymentReconciler({
       client: ctx.client,

@@ -12,8 +12,7 @@ import { labelSelectorFromObject } from '../../machinery/labels/index.js';
 import { formatTime } from '../../machinery/time.js';
 import { semanticEqual } from '../semantic-equal.js';
 import { BudgetError, computeBudgetStatus } from './budget-status.js';
-
-export const PDBS = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' };
+import { POD_DISRUPTION_BUDGETS } from '../../api/resource-refs.js';
 
 export interface DisruptionListers {
   pdbs: Lister<PodDisruptionBudget>;
@@ -62,7 +61,7 @@ export class DisruptionReconciler implements Reconciler {
     if (!semanticEqual(pdb.status, next)) {
       const clone = structuredClone(pdb) as PodDisruptionBudget;
       try {
-        await this.o.client.resource<PodDisruptionBudget>(PDBS).namespace(namespace).updateStatus({ ...clone, status: next }, { signal });
+        await this.o.client.resource<PodDisruptionBudget>(POD_DISRUPTION_BUDGETS).namespace(namespace).updateStatus({ ...clone, status: next }, { signal });
       } catch (err) {
         if (isNotFound(err)) return;
         if (!isConflict(err)) throw err;

@@ -4,17 +4,13 @@ import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import { labelSelectorFromObject } from '../../machinery/labels/index.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { DisruptionReconciler, PDBS } from './disruption-reconciler.js';
-
-const PODS = { group: '', version: 'v1', resource: 'pods' };
-const REPLICA_SETS = { group: 'apps', version: 'v1', resource: 'replicasets' };
-const DEPLOYMENTS = { group: 'apps', version: 'v1', resource: 'deployments' };
-const STATEFUL_SETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
+import { DisruptionReconciler } from './disruption-reconciler.js';
+import { DEPLOYMENTS, PODS, POD_DISRUPTION_BUDGETS, REPLICA_SETS, STATEFUL_SETS } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'disruption',
   async start(ctx) {
-    const pdbs = ctx.informers.forResource<PodDisruptionBudget>(PDBS);
+    const pdbs = ctx.informers.forResource<PodDisruptionBudget>(POD_DISRUPTION_BUDGETS);
     const pods = ctx.informers.forResource<Pod>(PODS);
     const replicaSets = ctx.informers.forResource<ReplicaSet>(REPLICA_SETS);
     const deployments = ctx.informers.forResource<Deployment>(DEPLOYMENTS);

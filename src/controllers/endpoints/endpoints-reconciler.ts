@@ -8,10 +8,7 @@ import type { Logger } from '../../machinery/logger.js';
 import { semanticEqual } from '../semantic-equal.js';
 import { computeEndpointSubsets, isHeadless } from './endpoint-subsets.js';
 import { formatTriggerTime, LAST_CHANGE_TRIGGER_TIME, TriggerTimeTracker } from './trigger-time-tracker.js';
-
-export const SERVICES = { group: '', version: 'v1', resource: 'services' };
-export const PODS = { group: '', version: 'v1', resource: 'pods' };
-export const ENDPOINTS = { group: '', version: 'v1', resource: 'endpoints' };
+import { ENDPOINTS } from '../../api/resource-refs.js';
 
 /** Marks the Endpoints (and slices) of a headless service. */
 export const HEADLESS_LABEL = 'service.kubernetes.io/headless';

@@ -3,8 +3,9 @@ import { finalState } from '../../client/cache/deleted-final-state-unknown.js';
 import { metaNamespaceKey } from '../../client/cache/store.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { ENDPOINTS, EndpointsReconciler, PODS, SERVICES } from './endpoints-reconciler.js';
+import { EndpointsReconciler } from './endpoints-reconciler.js';
 import { servicesSelectingPod } from './services-selecting-pod.js';
+import { ENDPOINTS, PODS, SERVICES } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'endpoint',

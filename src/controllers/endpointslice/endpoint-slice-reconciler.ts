@@ -11,8 +11,8 @@ import { canonicalJson } from './canonical-json.js';
 import { desiredEndpoints, type PortSet } from './desired-endpoints.js';
 import { MAX_ENDPOINTS_PER_SLICE, planSlices } from './slice-plan.js';
 import { SliceExpectations } from './slice-expectations.js';
+import { ENDPOINT_SLICES } from '../../api/resource-refs.js';
 
-export const ENDPOINT_SLICES = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' };
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
 export const CONTROLLER_NAME = 'endpointslice-controller.k8s.io';

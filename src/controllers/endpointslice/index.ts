@@ -2,9 +2,9 @@ import type { Pod, Service } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { PODS, SERVICES } from '../endpoints/endpoints-reconciler.js';
 import { servicesSelectingPod } from '../endpoints/services-selecting-pod.js';
-import { CONTROLLER_NAME, ENDPOINT_SLICES, EndpointSliceReconciler, MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './endpoint-slice-reconciler.js';
+import { CONTROLLER_NAME, EndpointSliceReconciler, MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './endpoint-slice-reconciler.js';
+import { ENDPOINT_SLICES, PODS, SERVICES } from '../../api/resource-refs.js';
 
 /** A slice maps to the service it is labelled for, if this controller manages it. */
 function serviceOfSlice(slice: EndpointSlice): string[] {

@@ -4,8 +4,6 @@ import type { ResourceClient } from '../../client/rest/resource-client.js';
 import { isAlreadyExists } from '../../client/rest/error-predicates.js';
 import { newControllerRevision, nextRevisionNumber, sameRevisionData, sortRevisions, type RevisionOwner } from './controller-revision.js';
 
-export const CONTROLLER_REVISIONS = { group: 'apps', version: 'v1', resource: 'controllerrevisions' };
-
 export interface UpdateRevision {
   /** The revision matching the owner's current template. */
   revision: ControllerRevision;

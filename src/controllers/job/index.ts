@@ -4,7 +4,8 @@ import { ownedBy } from '../../client/controller/owned-by.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
 import { PodExpectations } from '../history/pod-expectations.js';
-import { JOBS, JobReconciler, PODS } from './job-reconciler.js';
+import { JobReconciler } from './job-reconciler.js';
+import { JOBS, PODS } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'job',

@@ -18,9 +18,7 @@ import { formatIndexes, parseIndexes, pendingIndexes, podCompletionIndex } from 
 import { hasTrueCondition, isJobFinished, jobCondition, JobReasons, setJobCondition } from './job-conditions.js';
 import { JOB_TRACKING_FINALIZER, newJobPod } from './job-pod.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
-
-export const JOBS = { group: 'batch', version: 'v1', resource: 'jobs' };
-export const PODS = { group: '', version: 'v1', resource: 'pods' };
+import { JOBS, PODS } from '../../api/resource-refs.js';
 
 export interface JobReconcilerOptions {
   client: Client;

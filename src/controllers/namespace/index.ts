@@ -1,7 +1,8 @@
 import type { Namespace } from 'kubernetes-types/core/v1.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { NAMESPACES, NamespaceReconciler } from './namespace-reconciler.js';
+import { NamespaceReconciler } from './namespace-reconciler.js';
+import { NAMESPACES } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'namespace',

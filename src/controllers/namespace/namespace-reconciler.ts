@@ -8,8 +8,8 @@ import { isConflict, isNotFound } from '../../client/rest/error-predicates.js';
 import { RESOURCES } from '../../api/resources.js';
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { semanticEqual } from '../semantic-equal.js';
+import { NAMESPACES } from '../../api/resource-refs.js';
 
-export const NAMESPACES = { group: '', version: 'v1', resource: 'namespaces' };
 export const KUBERNETES_FINALIZER = 'kubernetes';
 /** How soon to look again while content is still going away (graceful pod deletion, finalizers). */
 const RECHECK_MS = 1000;

@@ -2,7 +2,8 @@ import type { Node } from 'kubernetes-types/core/v1.js';
 import { controllerConfig, type ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
 import { CidrSet } from './cidr-set.js';
-import { NODES, RangeAllocator } from './range-allocator.js';
+import { RangeAllocator } from './range-allocator.js';
+import { NODES } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'nodeipam',

@@ -7,7 +7,8 @@ import { EventRecorder } from '../../client/events/event-recorder.js';
 import { createLogger } from '../../machinery/logger.js';
 import { startTestApiServer, type TestApiServer } from '../../testing/test-api-server.js';
 import { CidrSet } from './cidr-set.js';
-import { NODES, RangeAllocator } from './range-allocator.js';
+import { RangeAllocator } from './range-allocator.js';
+import { NODES } from '../../api/resource-refs.js';
 
 let api: TestApiServer;
 let recorder: EventRecorder;

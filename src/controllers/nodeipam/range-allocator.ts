@@ -6,8 +6,7 @@ import type { Client } from '../../client/rest/client.js';
 import { isNotFound } from '../../client/rest/error-predicates.js';
 import type { Logger } from '../../machinery/logger.js';
 import { CidrRangeFullError, type CidrSet } from './cidr-set.js';
-
-export const NODES = { group: '', version: 'v1', resource: 'nodes' };
+import { NODES } from '../../api/resource-refs.js';
 
 export interface RangeAllocatorOptions {
   client: Client;

@@ -4,7 +4,8 @@ import { waitForCacheSync } from '../../client/cache/wait-for-cache-sync.js';
 import { controllerConfig, type ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
 import { everyPeriod } from '../periodic.js';
-import { LEASES, NodeLifecycleController, NODES, PODS } from './node-lifecycle-controller.js';
+import { NodeLifecycleController } from './node-lifecycle-controller.js';
+import { LEASES, NODES, PODS } from '../../api/resource-refs.js';
 
 /** How often queued NoExecute taints are tried against the zone rate limiters (upstream's nodeEvictionPeriod). */
 const TAINTING_PERIOD_MS = 100;

@@ -11,10 +11,8 @@ import type { ControllerConfig } from '../controller-descriptor.js';
 import { assessNodeHealth, type NodeHealth } from './node-health.js';
 import { desiredNoScheduleTaints, hasNoExecuteTaint, noExecuteTaintKeyFor, reconcileNoScheduleTaints, withNoExecuteTaint } from './node-taints.js';
 import { computeZoneState, evictionRateFor, zoneOf, type ZoneState } from './zone-state.js';
+import { NODES, PODS } from '../../api/resource-refs.js';
 
-export const NODES = { group: '', version: 'v1', resource: 'nodes' };
-export const PODS = { group: '', version: 'v1', resource: 'pods' };
-export const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
 export interface NodeLifecycleOptions {

@@ -3,7 +3,8 @@ import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { waitForCacheSync } from '../../client/cache/wait-for-cache-sync.js';
 import { controllerConfig, type ControllerDescriptor } from '../controller-descriptor.js';
 import { everyPeriod } from '../periodic.js';
-import { JOBS, NODES, PODS, PodGC } from './pod-gc.js';
+import { PodGC } from './pod-gc.js';
+import { JOBS, NODES, PODS } from '../../api/resource-refs.js';
 
 /** Upstream's gcCheckPeriod. */
 const GC_PERIOD_MS = 20_000;

@@ -5,10 +5,8 @@ import type { Client } from '../../client/rest/client.js';
 import { isConflict, isNotFound } from '../../client/rest/error-predicates.js';
 import type { Logger } from '../../machinery/logger.js';
 import { formatTime } from '../../machinery/time.js';
+import { JOBS, NODES, PODS } from '../../api/resource-refs.js';
 
-export const PODS = { group: '', version: 'v1', resource: 'pods' };
-export const NODES = { group: '', version: 'v1', resource: 'nodes' };
-export const JOBS = { group: 'batch', version: 'v1', resource: 'jobs' };
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 const OUT_OF_SERVICE_TAINT = 'node.kubernetes.io/out-of-service';
 

@@ -8,7 +8,8 @@ import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
 import { controllerRefOf } from '../controller-ref.js';
 import { ControllerExpectations } from '../expectations.js';
-import { PODS, REPLICASETS, ReplicaSetReconciler } from './replica-set-reconciler.js';
+import { ReplicaSetReconciler } from './replica-set-reconciler.js';
+import { PODS, REPLICA_SETS } from '../../api/resource-refs.js';
 
 /** The ReplicaSet key controlling a pod, if a ReplicaSet controls it. */
 function owningReplicaSet(pod: Pod): string | undefined {
@@ -41,7 +42,7 @@ function replicaSetsFor(replicaSets: Lister<ReplicaSet>) {
 export const controller: ControllerDescriptor = {
   name: 'replicaset',
   async start(ctx) {
-    const rsInformer = ctx.informers.forResource<ReplicaSet>(REPLICASETS);
+    const rsInformer = ctx.informers.forResource<ReplicaSet>(REPLICA_SETS);
     const podInformer = ctx.informers.forResource<Pod>(PODS);
     const expectations = new ControllerExpectations();
     // Lower expectations before the reconcile that the same event triggers.

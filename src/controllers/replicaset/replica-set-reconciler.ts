@@ -17,9 +17,8 @@ import { slowStartBatch } from '../slow-start-batch.js';
 import { concurrencyLimit } from './concurrency-limit.js';
 import { podsToDelete } from './rank-pods-for-deletion.js';
 import { replicaSetStatus, sameReplicaSetStatus } from './replica-set-status.js';
+import { PODS, REPLICA_SETS } from '../../api/resource-refs.js';
 
-export const REPLICASETS = { group: 'apps', version: 'v1', resource: 'replicasets' };
-export const PODS = { group: '', version: 'v1', resource: 'pods' };
 /** Upstream's burstReplicas: the most pods created or deleted in one sync. */
 export const BURST_REPLICAS = 500;
 /** Pod creates/deletes in flight at once per controller; batches still grow 1, 2, 4, … as upstream. */
@@ -66,13 +65,13 @@ export class ReplicaSetReconciler implements Reconciler {
       ownerKind: 'ReplicaSet',
       selector,
       client: podClient,
-      recheckOwner: () => this.o.client.resource<ReplicaSet>(REPLICASETS).namespace(namespace).get(name, { signal }),
+      recheckOwner: () => this.o.client.resource<ReplicaSet>(REPLICA_SETS).namespace(namespace).get(name, { signal }),
     });
     if (satisfied && !rs.metadata?.deletionTimestamp) await this.manageReplicas(key, rs, claimed, all, podClient);
     const status = replicaSetStatus(rs, claimed, this.now());
     if (!sameReplicaSetStatus(rs.status, status)) {
       try {
-        await this.o.client.resource<ReplicaSet>(REPLICASETS).namespace(namespace).updateStatus({ ...structuredClone(rs), status } as ReplicaSet, { signal });
+        await this.o.client.resource<ReplicaSet>(REPLICA_SETS).namespace(namespace).updateStatus({ ...structuredClone(rs), status } as ReplicaSet, { signal });
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }

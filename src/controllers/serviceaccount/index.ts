@@ -1,8 +1,8 @@
 import type { Namespace, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { NAMESPACES } from '../namespace/namespace-reconciler.js';
-import { DEFAULT_SERVICE_ACCOUNT, SERVICE_ACCOUNTS, ServiceAccountReconciler } from './serviceaccount-reconciler.js';
+import { DEFAULT_SERVICE_ACCOUNT, ServiceAccountReconciler } from './serviceaccount-reconciler.js';
+import { NAMESPACES, SERVICE_ACCOUNTS } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'serviceaccount',

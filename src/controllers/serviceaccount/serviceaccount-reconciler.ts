@@ -3,8 +3,8 @@ import type { Lister } from '../../client/cache/lister.js';
 import type { Reconciler } from '../../client/controller/reconciler.js';
 import type { Client } from '../../client/rest/client.js';
 import { isAlreadyExists, isForbidden, isNotFound } from '../../client/rest/error-predicates.js';
+import { SERVICE_ACCOUNTS } from '../../api/resource-refs.js';
 
-export const SERVICE_ACCOUNTS = { group: '', version: 'v1', resource: 'serviceaccounts' };
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 
 /** Every active namespace has a `default` ServiceAccount (upstream's serviceaccount controller). */

@@ -3,13 +3,13 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import { ownedBy } from '../../client/controller/owned-by.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { CONTROLLER_REVISIONS } from '../history/revision-store.js';
-import { PODS, STATEFULSETS, StatefulSetReconciler } from './stateful-set-reconciler.js';
+import { StatefulSetReconciler } from './stateful-set-reconciler.js';
+import { CONTROLLER_REVISIONS, PODS, STATEFUL_SETS } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'statefulset',
   async start(ctx) {
-    const sets = ctx.informers.forResource<StatefulSet>(STATEFULSETS);
+    const sets = ctx.informers.forResource<StatefulSet>(STATEFUL_SETS);
     const pods = ctx.informers.forResource<Pod>(PODS);
     const revisions = ctx.informers.forResource<ControllerRevision>(CONTROLLER_REVISIONS);
     const reconciler = new StatefulSetReconciler({

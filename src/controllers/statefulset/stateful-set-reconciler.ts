@@ -14,13 +14,10 @@ import { revisionsToTruncate, templateOfRevision } from '../history/controller-r
 import { isPodRunningAndReady, isPodTerminating } from '../history/pod-state.js';
 import { stableStringify } from '../history/revision-hash.js';
 import { updateStatusFresh } from '../history/update-status.js';
-import { CONTROLLER_REVISIONS, ensureUpdateRevision } from '../history/revision-store.js';
+import { ensureUpdateRevision } from '../history/revision-store.js';
 import { newPersistentVolumeClaims, newStatefulSetPod, podOrdinal, podRevision } from './stateful-pod.js';
 import { planStatefulSet, type StatefulSetAction } from './stateful-set-plan.js';
-
-export const STATEFULSETS = { group: 'apps', version: 'v1', resource: 'statefulsets' };
-export const PODS = { group: '', version: 'v1', resource: 'pods' };
-const PVCS = { group: '', version: 'v1', resource: 'persistentvolumeclaims' };
+import { CONTROLLER_REVISIONS, PERSISTENT_VOLUME_CLAIMS, PODS, STATEFUL_SETS } from '../../api/resource-refs.js';
 
 export interface StatefulSetReconcilerOptions {
   client: Client;
@@ -56,7 +53,7 @@ export class StatefulSetReconciler implements Reconciler {
       ownerKind: 'StatefulSet',
       selector,
       client: podClient,
-      recheckOwner: () => this.o.client.resource<StatefulSet>(STATEFULSETS).namespace(namespace).get(name),
+      recheckOwner: () => this.o.client.resource<StatefulSet>(STATEFUL_SETS).namespace(namespace).get(name),
     });
     const revisionClient = this.o.client.resource<ControllerRevision>(CONTROLLER_REVISIONS).namespace(namespace);
     const owned = this.o.revisions.namespace(namespace).list().filter((r) => r.metadata?.ownerReferences?.some((ref) => ref.uid === set.metadata?.uid));
@@ -99,7 +96,7 @@ export class StatefulSetReconciler implements Reconciler {
       });
     }
     if (stableStringify(status) !== stableStringify(set.status ?? {})) {
-      await updateStatusFresh(this.o.client.resource<StatefulSet>(STATEFULSETS).namespace(namespace), set, status);
+      await updateStatusFresh(this.o.client.resource<StatefulSet>(STATEFUL_SETS).namespace(namespace), set, status);
     }
     // minReadySeconds: look again when the youngest ready pod becomes available.
     const minReady = set.spec?.minReadySeconds ?? 0;
@@ -138,7 +135,7 @@ export class StatefulSetReconciler implements Reconciler {
   }
 
   private async createClaims(set: StatefulSet, ordinal: number, podName: string): Promise<void> {
-    const client = this.o.client.resource<PersistentVolumeClaim>(PVCS).namespace(set.metadata?.namespace ?? '');
+    const client = this.o.client.resource<PersistentVolumeClaim>(PERSISTENT_VOLUME_CLAIMS).namespace(set.metadata?.namespace ?? '');
     for (const claim of newPersistentVolumeClaims(set, ordinal)) {
       try {
         await client.create(claim);
@@ -153,7 +150,7 @@ export class StatefulSetReconciler implements Reconciler {
 
   /** whenScaled=Delete: the condemned pod becomes its claims' owner, so the garbage collector removes them after it. */
   private async handOverClaims(set: StatefulSet, ordinal: number, pod: Pod): Promise<void> {
-    const client = this.o.client.resource<PersistentVolumeClaim>(PVCS).namespace(set.metadata?.namespace ?? '');
+    const client = this.o.client.resource<PersistentVolumeClaim>(PERSISTENT_VOLUME_CLAIMS).namespace(set.metadata?.namespace ?? '');
     const ref = { apiVersion: 'v1', kind: 'Pod', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' };
     for (const claim of newPersistentVolumeClaims(set, ordinal)) {
       await client.patch(claim.metadata?.name ?? '', { metadata: { ownerReferences: [ref] } }, 'merge').catch((err: unknown) => {

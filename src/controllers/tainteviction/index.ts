@@ -1,7 +1,8 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { NODES, PODS, TaintEvictionReconciler } from './taint-eviction-reconciler.js';
+import { TaintEvictionReconciler } from './taint-eviction-reconciler.js';
+import { NODES, PODS } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'taint-eviction-controller',

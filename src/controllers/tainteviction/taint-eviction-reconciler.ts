@@ -7,9 +7,7 @@ import type { Client } from '../../client/rest/client.js';
 import { isNotFound } from '../../client/rest/error-predicates.js';
 import { formatTime } from '../../machinery/time.js';
 import { evictionTime, taintedSince } from './eviction-time.js';
-
-export const PODS = { group: '', version: 'v1', resource: 'pods' };
-export const NODES = { group: '', version: 'v1', resource: 'nodes' };
+import { PODS } from '../../api/resource-refs.js';
 
 export interface TaintEvictionOptions {
   client: Client;

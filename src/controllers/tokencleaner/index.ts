@@ -2,7 +2,8 @@ import type { Secret } from 'kubernetes-types/core/v1.js';
 import { BOOTSTRAP_TOKEN_NAMESPACE, BOOTSTRAP_TOKEN_SECRET_TYPE } from '../../api/bootstrap-token.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { SECRETS, TokenCleanerReconciler } from './token-cleaner-reconciler.js';
+import { TokenCleanerReconciler } from './token-cleaner-reconciler.js';
+import { SECRETS } from '../../api/resource-refs.js';
 
 /** On by default in skiff (upstream turns it on through kubeadm), since `skiff token create` makes expiring tokens. */
 export const controller: ControllerDescriptor = {

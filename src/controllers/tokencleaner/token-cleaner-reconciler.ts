@@ -4,8 +4,7 @@ import type { Lister } from '../../client/cache/lister.js';
 import type { ReconcileResult, Reconciler } from '../../client/controller/reconciler.js';
 import type { Client } from '../../client/rest/client.js';
 import { isConflict, isNotFound } from '../../client/rest/error-predicates.js';
-
-export const SECRETS = { group: '', version: 'v1', resource: 'secrets' };
+import { SECRETS } from '../../api/resource-refs.js';
 
 /**
  * Upstream's tokencleaner: a bootstrap token Secret whose `expiration` has

@@ -1,7 +1,8 @@
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { JOBS, TTLAfterFinishedReconciler } from './ttl-after-finished-reconciler.js';
+import { TTLAfterFinishedReconciler } from './ttl-after-finished-reconciler.js';
+import { JOBS } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'ttl-after-finished',

@@ -5,8 +5,7 @@ import type { Reconciler, ReconcileResult } from '../../client/controller/reconc
 import type { Client } from '../../client/rest/client.js';
 import { isConflict, isNotFound } from '../../client/rest/error-predicates.js';
 import type { Logger } from '../../machinery/logger.js';
-
-export const JOBS = { group: 'batch', version: 'v1', resource: 'jobs' };
+import { JOBS } from '../../api/resource-refs.js';
 
 /** When a finished Job's TTL runs out (ms), or undefined if it has none or has not finished. */
 export function jobExpiry(job: Job): number | undefined {

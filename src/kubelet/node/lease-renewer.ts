@@ -5,6 +5,7 @@ import { realClock, type Clock } from '../../base/clock.js';
 import type { Logger } from '../../machinery/logger.js';
 import { ATTR } from '../../trace/attributes.js';
 import { inRootSpan } from '../../trace/spans.js';
+import { LEASES } from '../../api/resource-refs.js';
 
 export interface LeaseRenewerOptions {
   client: Client;
@@ -18,8 +19,6 @@ export interface LeaseRenewerOptions {
   /** Time and waits (default the real clock). */
   clock?: Clock;
 }
-
-const LEASES = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases' };
 
 /** MicroTime as the API expects it. */
 function microTime(ms: number): string {

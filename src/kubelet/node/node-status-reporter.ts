@@ -7,6 +7,7 @@ import type { MachineInfo } from './machine-info.js';
 import { initialNode, nodeLabels, nodeStatus, statusChanged, type NodeConfig } from './node-status.js';
 import { ATTR } from '../../trace/attributes.js';
 import { inRootSpan } from '../../trace/spans.js';
+import { NODES } from '../../api/resource-refs.js';
 
 export interface NodeStatusReporterOptions {
   client: Client;
@@ -22,8 +23,6 @@ export interface NodeStatusReporterOptions {
   /** Time and waits (default the real clock). */
   clock?: Clock;
 }
-
-const NODES = { group: '', version: 'v1', resource: 'nodes' };
 
 /**
  * Registers the Node and keeps its status current: measured every

@@ -2,8 +2,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import { isAlreadyExists, isConflict, isNotFound, type Client } from '../../client/rest/index.js';
 import type { Logger } from '../../machinery/logger.js';
 import { CONFIG_HASH_ANNOTATION, CONFIG_MIRROR_ANNOTATION } from './static-pod-manifest.js';
-
-const PODS = { group: '', version: 'v1', resource: 'pods' };
+import { PODS } from '../../api/resource-refs.js';
 
 export interface MirrorPodsOptions {
   client: Client;

@@ -3,9 +3,9 @@ import type { CycleState } from '../../framework/cycle-state.js';
 import type { BindPlugin, Handle, PluginFactory } from '../../framework/interface.js';
 import type { PodInfo } from '../../framework/pod-info.js';
 import type { Status } from '../../framework/status.js';
+import { PODS } from '../../../api/resource-refs.js';
 
 export const NAME = 'DefaultBinder';
-const PODS = { group: '', version: 'v1', resource: 'pods' };
 
 /** Binds by POSTing a Binding to the pod's `binding` subresource; the API server sets spec.nodeName. */
 export class DefaultBinder implements BindPlugin {

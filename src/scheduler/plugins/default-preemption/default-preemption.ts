@@ -8,9 +8,9 @@ import type { NodeInfo } from '../../framework/node-info.js';
 import type { PodInfo } from '../../framework/pod-info.js';
 import { Code, Status } from '../../framework/status.js';
 import { PdbBudget } from './pdb-budget.js';
+import { PODS, POD_DISRUPTION_BUDGETS } from '../../../api/resource-refs.js';
 
 export const NAME = 'DefaultPreemption';
-const PODS = { group: '', version: 'v1', resource: 'pods' };
 
 interface Candidate {
   node: string;
@@ -147,4 +147,4 @@ export function pickCandidate(candidates: readonly Candidate[]): Candidate {
 }
 
 export const factory: PluginFactory = (_args, handle) =>
-  new DefaultPreemption(handle, handle.informers.forResource<PodDisruptionBudget>({ group: 'policy', version: 'v1', resource: 'poddisruptionbudgets' }).lister);
+  new DefaultPreemption(handle, handle.informers.forResource<PodDisruptionBudget>(POD_DISRUPTION_BUDGETS).lister);

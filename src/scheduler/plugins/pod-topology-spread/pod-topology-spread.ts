@@ -10,6 +10,7 @@ import { Status } from '../../framework/status.js';
 import { InvalidPluginArgsError } from '../../framework/invalid-plugin-args-error.js';
 import { defaultSelector, type WorkloadListers } from './default-selector.js';
 import { compileConstraints, countMatching, hasAllKeys, mayExcludeNodes, nodeCounts, type Constraint } from './topology-spread-constraint.js';
+import { REPLICA_SETS, SERVICES, STATEFUL_SETS } from '../../../api/resource-refs.js';
 
 export const NAME = 'PodTopologySpread';
 export const ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints";
@@ -59,9 +60,9 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     if (handle.informers && this.defaults.length > 0) {
       const f = handle.informers;
       this.listers = {
-        services: f.forResource<Service>({ group: '', version: 'v1', resource: 'services' }).lister,
-        replicaSets: f.forResource<ReplicaSet>({ group: 'apps', version: 'v1', resource: 'replicasets' }).lister,
-        statefulSets: f.forResource<StatefulSet>({ group: 'apps', version: 'v1', resource: 'statefulsets' }).lister,
+        services: f.forResource<Service>(SERVICES).lister,
+        replicaSets: f.forResource<ReplicaSet>(REPLICA_SETS).lister,
+        statefulSets: f.forResource<StatefulSet>(STATEFUL_SETS).lister,
       };
     }
   }

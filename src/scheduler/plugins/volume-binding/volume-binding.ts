@@ -6,6 +6,7 @@ import type { NodeInfo } from '../../framework/node-info.js';
 import type { PodInfo } from '../../framework/pod-info.js';
 import { Status } from '../../framework/status.js';
 import { matchNodeSelector } from '../node-affinity/node-selector-match.js';
+import { PERSISTENT_VOLUMES, PERSISTENT_VOLUME_CLAIMS } from '../../../api/resource-refs.js';
 
 export const NAME = 'VolumeBinding';
 export const ERR_REASON_NODE_CONFLICT = 'node(s) had volume node affinity conflict';
@@ -64,6 +65,6 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, EnqueueExte
 
 export const factory: PluginFactory = (_args, handle: Handle) =>
   new VolumeBinding({
-    pvcs: handle.informers.forResource<PersistentVolumeClaim>({ group: '', version: 'v1', resource: 'persistentvolumeclaims' }).lister,
-    pvs: handle.informers.forResource<PersistentVolume>({ group: '', version: 'v1', resource: 'persistentvolumes' }).lister,
+    pvcs: handle.informers.forResource<PersistentVolumeClaim>(PERSISTENT_VOLUME_CLAIMS).lister,
+    pvs: handle.informers.forResource<PersistentVolume>(PERSISTENT_VOLUMES).lister,
   });
