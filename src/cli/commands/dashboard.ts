@@ -1,6 +1,7 @@
 import type { ClusterRoleBinding } from 'kubernetes-types/rbac/v1.js';
 import type { ServiceAccount } from 'kubernetes-types/core/v1.js';
 import { Client, defaultRestConfig, isNotFound, isAlreadyExists } from '../../client/rest/index.js';
+import { InvalidDurationError, parseDuration } from '../../machinery/duration.js';
 import type { ComponentCommand } from '../command.js';
 import { UsageError } from '../flags.js';
 
@@ -54,7 +55,7 @@ export const command: ComponentCommand = {
     namespace: { type: 'string', default: '', description: 'namespace the dashboard opens in (for accounts that may not list every namespace)' },
   },
   async run(flags) {
-    const seconds = parseDuration(String(flags.duration ?? '1h'));
+    const seconds = tokenSeconds(String(flags.duration ?? '1h'));
     const { namespace, name } = parseAccount(String(flags['service-account'] || DEFAULT_ACCOUNT));
     const config = defaultRestConfig({ kubeconfig: String(flags.kubeconfig ?? '') || undefined });
     const client = new Client(config, { component: 'dashboard' });
@@ -79,11 +80,15 @@ export const command: ComponentCommand = {
   },
 };
 
-/** `90s`, `10m`, `1h`, `1h30m` → seconds (at least 600, TokenRequest's minimum). */
-export function parseDuration(text: string): number {
-  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text.trim());
-  if (!m || text.trim() === '') throw new UsageError(`invalid --duration ${JSON.stringify(text)}: want e.g. 10m or 1h`);
-  const seconds = Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
-  if (seconds < 600) throw new UsageError(`--duration ${text} is shorter than 10m, the shortest token lifetime the API server issues`);
-  return seconds;
+/** A Go duration (`10m`, `1h30m`) → whole seconds, at least 600 (TokenRequest's minimum). */
+function tokenSeconds(text: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch (err) {
+    if (err instanceof InvalidDurationError) throw new UsageError(`invalid --duration: ${err.message}`);
+    throw err;
+  }
+  if (ms < 600_000) throw new UsageError(`--duration ${text} is shorter than 10m, the shortest token lifetime the API server issues`);
+  return Math.floor(ms / 1000);
 }
