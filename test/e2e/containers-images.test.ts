@@ -156,7 +156,15 @@ describe('images: registry pulls, pull policies, pull secrets, mirrors and back-
 
   test('a private registry needs the pod\'s dockerconfigjson pull secret', async () => {
     const image = `${priv.host}/team/busybox:1`;
+    // First without the secret, and wait for its failure before any pod pulls the image with the
+    // secret: once the image is on the node, IfNotPresent lets every pod use it (as upstream).
     await kubectl.ok(['run', 'nosecret', `--image=${image}`, '--', 'sleep', '3600']);
+    const denied = await waitFor('the pod without the secret fails to pull', async () => {
+      const w = waitingReason(await pod('nosecret'));
+      return w?.reason === 'ErrImagePull' || w?.reason === 'ImagePullBackOff' ? w : undefined;
+    }, 90_000);
+    assert.ok(denied);
+    await waitFor('the 401 pull failure event', async () => (await events('nosecret')).some((e) => e.reason === 'Failed' && /401|nauthorized/.test(e.message)), 30_000);
     await kubectl.ok(['create', 'secret', 'docker-registry', 'regcred', `--docker-server=${priv.host}`, '--docker-username=puller', '--docker-password=s3cret']);
     await kubectl.ok(['apply', '-f', '-'], { input: `apiVersion: v1
 kind: Pod
@@ -166,14 +174,7 @@ spec:
   containers:
   - { name: c, image: "${image}", command: [sleep, "3600"] }
 ` });
-    await kubectl.ok(['wait', '--for=condition=Ready', 'pod/withsecret', '--timeout=60s']);
-    const denied = await waitFor('the pod without the secret fails to pull', async () => {
-      const w = waitingReason(await pod('nosecret'));
-      return w?.reason === 'ErrImagePull' || w?.reason === 'ImagePullBackOff' ? w : undefined;
-    }, 30_000);
-    assert.ok(denied);
-    const evs = await events('nosecret');
-    assert.ok(evs.some((e) => e.reason === 'Failed' && /401|nauthorized/.test(e.message)), JSON.stringify(evs));
+    await kubectl.ok(['wait', '--for=condition=Ready', 'pod/withsecret', '--timeout=90s']);
   });
 
   test('a mirror from the registries file serves a registry name that does not exist', async () => {

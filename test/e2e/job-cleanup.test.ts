@@ -55,12 +55,16 @@ test('kubectl delete job removes its running pods completely, tracking finalizer
 
 test('a finished Job with ttlSecondsAfterFinished is deleted with its pods', async () => {
   await kubectl.ok(['apply', '-f', '-'], { input: job('brief', 'default', 'true', '  ttlSecondsAfterFinished: 1\n') });
+  // on failure, show what the Job and its pods looked like
+  const state = async (): Promise<string> =>
+    `${(await kubectl.exec(['get', 'job', 'brief', '-o', 'yaml'])).stdout}\n${(await kubectl.exec(['get', 'pods', '-l', 'job-name=brief', '-o', 'yaml'])).stdout}`;
+  const explain = async (err: Error): Promise<never> => assert.fail(`${err.message}:\n${await state()}`);
   await waitFor('the brief Job complete', async () => {
     const r = await kubectl.exec(['get', 'job', 'brief', '-o', 'jsonpath={.status.conditions[?(@.type=="Complete")].status}']);
     return r.stdout === 'True';
-  }, 30_000);
-  await waitFor('the brief Job deleted', async () => (await kubectl.exec(['get', 'job', 'brief'])).code !== 0, 30_000);
-  await waitFor('its pods gone', async () => (await kubectl.json<PodList>(['get', 'pods', '-l', 'job-name=brief'])).items.length === 0, 30_000);
+  }, 60_000).catch(explain);
+  await waitFor('the brief Job deleted', async () => (await kubectl.exec(['get', 'job', 'brief'])).code !== 0, 60_000).catch(explain);
+  await waitFor('its pods gone', async () => (await kubectl.json<PodList>(['get', 'pods', '-l', 'job-name=brief'])).items.length === 0, 60_000).catch(explain);
 });
 
 test('a namespace holding a running Job finishes deleting', async () => {
