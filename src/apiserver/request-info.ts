@@ -16,6 +16,8 @@ export interface RequestInfo {
   resource: string;
   subresource: string;
   name: string;
+  /** The raw `fieldSelector` of a list or watch (authorization reads `metadata.name` and node selectors from it). */
+  fieldSelector?: string;
 }
 
 const METHOD_VERBS: Record<string, string> = {
@@ -93,6 +95,8 @@ function finish(info: RequestInfo, method: string, query: URLSearchParams, extra
     if (info.verb === 'get' && method !== 'HEAD') info.verb = boolParam(query, 'watch') ? 'watch' : 'list';
     else if (info.verb === 'get') info.verb = 'list';
     if (info.verb === 'delete') info.verb = 'deletecollection';
+    const selector = query.get('fieldSelector');
+    if (selector && (info.verb === 'list' || info.verb === 'watch')) info.fieldSelector = selector;
   } else if (info.verb === 'get' && !info.subresource && boolParam(query, 'watch')) {
     info.verb = 'watch';
   }

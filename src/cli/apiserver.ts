@@ -22,7 +22,7 @@ import {
   DEFAULT_AUTHORIZATION_MODES,
   parseAuthorizationModes,
 } from '../apiserver/authorization/authorization-modes.js';
-import { EMPTY_NODE_GRAPH } from '../apiserver/authorization/node/node-graph.js';
+import { NodeGraph } from '../apiserver/authorization/node/node-graph-cache.js';
 import { RbacCache } from '../apiserver/authorization/rbac/rbac-cache.js';
 import { RbacEscalationPrevention } from '../apiserver/authorization/rbac/escalation-admission.js';
 import { reviewHandlers } from '../apiserver/reviews/index.js';
@@ -177,7 +177,9 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   const anonymous = flags['anonymous-auth'] === 'true' ? { name: 'anonymous', authenticate: async () => ({ user: { name: ANONYMOUS_USER, groups: [SYSTEM_UNAUTHENTICATED] } }) } : undefined;
   // the RBAC objects in memory, fed by watches once the server runs
   const rbac = new RbacCache();
-  const authorizers = authorizersFor(modes, { rbac, nodeGraph: EMPTY_NODE_GRAPH });
+  // the Node authorizer's graph of pods and volumes, fed by watches once the server runs
+  const nodeGraph = new NodeGraph();
+  const authorizers = authorizersFor(modes, { rbac, nodeGraph });
   const authorizer = new AuthorizerChain(authorizers);
   const server = new ApiServer({
     storage,
@@ -223,7 +225,8 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   await bootstrapCluster(server.apiRegistry, { advertiseAddress: advertise, port, logger, caPem: pki.ca.certPem });
   const rbacWatch = new AbortController();
   rbac.start(server.apiRegistry, logger, rbacWatch.signal);
-  await rbac.waitForSync();
+  if (modes.includes('Node')) nodeGraph.start(server.apiRegistry, logger, rbacWatch.signal);
+  await Promise.all([rbac.waitForSync(), nodeGraph.waitForSync()]);
 
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, {
@@ -249,7 +252,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     async stop() {
       compaction.abort();
       rbacWatch.abort();
-      await Promise.all([compacting, expiring, recovering, rbac.stopped()]);
+      await Promise.all([compacting, expiring, recovering, rbac.stopped(), nodeGraph.stopped()]);
       await s.stop();
       await storage.close();
     },

@@ -25,6 +25,11 @@ import { MirrorPods } from './static-pods/mirror-pods.js';
 import { isMirrorPod } from './static-pods/static-pod-manifest.js';
 import { StaticPodSource } from './static-pods/static-pod-source.js';
 import { CONFIG_MAPS, NODES, PODS, SECRETS } from '../api/resource-refs.js';
+import { podReferences } from '../api/pod-references.js';
+import { WatchBasedObjects } from './objects/watch-based-objects.js';
+
+/** How long a pod sync waits for the objects it refers to to be read before treating missing ones as not found. */
+const OBJECT_SYNC_TIMEOUT_MS = 10_000;
 
 export interface KubeletOptions {
   client: Client;
@@ -74,10 +79,23 @@ export class Kubelet {
     const nodeName = this.opts.node.nodeName;
 
     const podInformers = new SharedInformerFactory(client, { fieldSelector: `spec.nodeName=${nodeName}` });
-    const objectInformers = new SharedInformerFactory(client);
     const pods = podInformers.forResource<Pod>(PODS);
-    const configMaps = objectInformers.forResource<ConfigMap>(CONFIG_MAPS);
-    const secrets = objectInformers.forResource<Secret>(SECRETS);
+    // as upstream's watch-based managers: one narrow watch per object a pod here refers to (what the Node authorizer allows)
+    let onObjectChange = (_namespace: string): void => {};
+    const configMaps = new WatchBasedObjects<ConfigMap>({
+      client, resource: CONFIG_MAPS, logger, namesOf: (p) => podReferences(p).configMaps, onChange: (ns) => onObjectChange(ns),
+    });
+    const secrets = new WatchBasedObjects<Secret>({
+      client, resource: SECRETS, logger, namesOf: (p) => podReferences(p).secrets, onChange: (ns) => onObjectChange(ns),
+    });
+    const registerPod = (p: Pod) => {
+      configMaps.registerPod(p);
+      secrets.registerPod(p);
+    };
+    const unregisterPod = (p: Pod) => {
+      configMaps.unregisterPod(p);
+      secrets.unregisterPod(p);
+    };
 
     let alloc: Record<string, string> = allocatable(capacity(info, this.opts.node.maxPods), this.opts.node.reserved);
     const recorder = new EventRecorder({ client, component: 'kubelet', host: nodeName, onError: (err) => logger.debug('event dropped', { error: err }) });
@@ -89,8 +107,9 @@ export class Kubelet {
       clock: this.opts.clock,
       allocatable: () => alloc,
       objects: {
-        configMap: (ns, name) => configMaps.lister.namespace(ns).get(name),
-        secret: (ns, name) => secrets.lister.namespace(ns).get(name),
+        configMap: (ns, name) => configMaps.get(ns, name),
+        secret: (ns, name) => secrets.get(ns, name),
+        whenSynced: (p) => Promise.all([configMaps.whenSynced(p, OBJECT_SYNC_TIMEOUT_MS, signal), secrets.whenSynced(p, OBJECT_SYNC_TIMEOUT_MS, signal)]),
       },
       writeStatus: (pod, status) => this.writeStatus(pod, status),
       confirmDeletion: (pod) => this.confirmDeletion(pod),
@@ -99,9 +118,7 @@ export class Kubelet {
     });
     this.workers = workers;
     runtime.onContainerEvent((s) => workers.requestSync(s.labels['io.kubernetes.pod.uid'] ?? ''));
-    const resync = { onAdd: (o: ConfigMap | Secret) => workers.resyncNamespace(o.metadata?.namespace ?? ''), onUpdate: (_: unknown, o: ConfigMap | Secret) => workers.resyncNamespace(o.metadata?.namespace ?? '') };
-    configMaps.addEventHandler(resync);
-    secrets.addEventHandler(resync);
+    onObjectChange = (ns) => workers.resyncNamespace(ns);
 
     const tls = { ...(await selfSignedServingCert(info.hostname, [hostIP, '127.0.0.1', nodeName])), ca: this.opts.clientCA };
     const server = new KubeletServer({
@@ -174,16 +191,24 @@ export class Kubelet {
       },
     });
     pods.addEventHandler({
-      onAdd: (p) => (isMirrorPod(p) ? void mirrors.request() : workers.onAdd(p)),
-      onUpdate: (o, p) => (isMirrorPod(p) ? void mirrors.request() : workers.onUpdate(o, p)),
+      onAdd: (p) => {
+        if (isMirrorPod(p)) return void mirrors.request();
+        registerPod(p);
+        workers.onAdd(p);
+      },
+      onUpdate: (o, p) => {
+        if (isMirrorPod(p)) return void mirrors.request();
+        registerPod(p);
+        workers.onUpdate(o, p);
+      },
       onDelete: (o) => {
         const p = 'obj' in o ? (o.obj as Pod | undefined) : o;
-        if (p && isMirrorPod(p)) void mirrors.request();
-        else workers.onDelete(o);
+        if (p && isMirrorPod(p)) return void mirrors.request();
+        if (p) unregisterPod(p);
+        workers.onDelete(o);
       },
     });
     podInformers.start(signal);
-    objectInformers.start(signal);
     await Promise.all([
       ...heartbeats, manifestPath ? staticSource.run(signal) : undefined, manifestPath ? mirrors.run(signal) : undefined,
       workers.housekeeping(signal, () => pods.hasSynced()),
@@ -192,7 +217,7 @@ export class Kubelet {
     await workers.stop();
     await recorder.stop();
     await podInformers.shutdown();
-    await objectInformers.shutdown();
+    await Promise.all([configMaps.stop(), secrets.stop()]);
     await server.stop();
   }
 

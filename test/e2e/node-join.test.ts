@@ -62,11 +62,40 @@ test('skiff kubelet --token joins by bootstrap token and CSR, then acts as syste
   const secret = await asNode.fails(['get', 'secret', 'db-password']);
   assert.match(secret, /secrets "db-password" is forbidden: User "system:node:worker-1" cannot get resource "secrets" in API group "" in the namespace "default": no relationship found between node 'worker-1' and this object/);
 
-  // the joined node runs what the scheduler gives it
-  await kubectl.ok(['run', 'hello', '--image=busybox', '--restart=Never', '--overrides={"spec":{"nodeName":"worker-1"}}', '--', 'sh', '-c', 'echo joined']);
+  // the joined node runs what the scheduler gives it, reading only the secret and config map its pod refers to
+  await kubectl.ok(['create', 'secret', 'generic', 'app-token', '--from-literal=token=t0ken']);
+  await kubectl.ok(['create', 'configmap', 'app-config', '--from-literal=greeting=joined']);
+  const overrides = {
+    spec: {
+      nodeName: 'worker-1',
+      containers: [{
+        name: 'hello', image: 'busybox', command: ['sh', '-c', 'echo "$GREETING $(cat /etc/app/token)"'],
+        env: [{ name: 'GREETING', valueFrom: { configMapKeyRef: { name: 'app-config', key: 'greeting' } } }],
+        volumeMounts: [{ name: 'token', mountPath: '/etc/app' }],
+      }],
+      volumes: [{ name: 'token', secret: { secretName: 'app-token' } }],
+    },
+  };
+  await kubectl.ok(['run', 'hello', '--image=busybox', '--restart=Never', `--overrides=${JSON.stringify(overrides)}`]);
   await waitFor('the pod to succeed', async () => (await kubectl.exec(['get', 'pod', 'hello', '-o', 'jsonpath={.status.phase}'])).stdout === 'Succeeded', 60_000)
     .catch((err: Error) => assert.fail(`${err.message}\n${nodeLogs.slice(-4000)}`));
-  assert.equal((await kubectl.ok(['logs', 'hello'])).trim(), 'joined');
+  assert.equal((await kubectl.ok(['logs', 'hello'])).trim(), 'joined t0ken');
+
+  // the Node authorizer: the pod's secret is readable by this node (by name, or watched by metadata.name), nothing else is
+  assert.match(await asNode.ok(['get', 'secret', 'app-token', '-o', 'name']), /secret\/app-token/);
+  assert.match(await asNode.ok(['get', 'secrets', '--field-selector', 'metadata.name=app-token', '-o', 'name']), /secret\/app-token/);
+  assert.match(await asNode.fails(['get', 'secrets']), /secrets is forbidden: User "system:node:worker-1" cannot list resource "secrets" in API group "" in the namespace "default": No Object name found/);
+  assert.match(await asNode.fails(['get', 'secret', 'db-password']), /no relationship found between node 'worker-1' and this object/);
+  assert.match(await asNode.fails(['get', 'nodes']), /node 'worker-1' cannot read all nodes, only its own Node object/);
+
+  // NodeRestriction: another node's status and restricted labels of its own are out of reach
+  await kubectl.ok(['create', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-2' } }) });
+  // (kubectl patch would first get nodes/status, which the Node authorizer already refuses: PUT it raw)
+  const hijack = JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-2' }, status: { conditions: [{ type: 'Ready', status: 'False', reason: 'Hijacked' }] } });
+  assert.match(await asNode.fails(['replace', '--raw', '/api/v1/nodes/worker-2/status', '-f', '-'], { input: hijack }), /nodes "worker-2" is forbidden: node "worker-1" is not allowed to modify node "worker-2"/);
+  assert.match(await asNode.fails(['patch', 'node', 'worker-2', '--subresource=status', '--type=merge', '-p', '{"status":{}}']), /User "system:node:worker-1" cannot get resource "nodes\/status"/);
+  assert.match(await asNode.fails(['label', 'node', 'worker-1', 'node-role.kubernetes.io/control-plane=']), /nodes "worker-1" is forbidden: is not allowed to modify labels: node-role.kubernetes.io\/control-plane/);
+  await asNode.ok(['label', 'node', 'worker-1', 'example.com/rack=r1']);
 
   // a restart keeps the issued certificate instead of joining again
   node.kill('SIGTERM');

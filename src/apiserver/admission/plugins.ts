@@ -3,6 +3,7 @@ import type { AdmissionPlugin } from './admission.js';
 import { CertificateRequester, CertificateSubjectRestriction } from './certificates.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
+import { NodeRestriction } from './node-restriction.js';
 import { Priority } from './priority.js';
 
 /** What admission plugins may read: the registry's stores (never storage directly). */
@@ -21,6 +22,7 @@ export type AdmissionPluginFactory = (deps: AdmissionDeps) => AdmissionPlugin;
  */
 export const ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
   (deps) => new NamespaceLifecycle(() => deps.registry.namespaces),
+  (deps) => new NodeRestriction({ pods: () => deps.registry.lookup('', 'v1', 'pods')!, nodes: () => deps.registry.lookup('', 'v1', 'nodes')! }),
   (deps) => new Priority(() => deps.registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!),
   () => new DefaultTolerationSeconds(),
   () => new CertificateRequester(),

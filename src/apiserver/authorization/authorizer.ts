@@ -1,5 +1,6 @@
 import type { UserInfo } from '../authentication/user-info.js';
 import type { RequestInfo } from '../request-info.js';
+import { parseFieldSelector, type FieldRequirement } from '../../machinery/fields/field-selector.js';
 
 /** What a request wants to do, as upstream's authorizer.Attributes. */
 export interface Attributes {
@@ -15,6 +16,8 @@ export interface Attributes {
   name: string;
   /** The URL path (what non-resource rules match). */
   path: string;
+  /** A list's or watch's field selector terms (upstream's GetFieldSelector), when it has one that parses. */
+  fieldSelector?: readonly FieldRequirement[];
 }
 
 export type Decision = 'Allow' | 'Deny' | 'NoOpinion';
@@ -33,6 +36,9 @@ export interface Authorizer {
 
 /** The attributes of a parsed request for its user. */
 export function attributesOf(info: RequestInfo, user: UserInfo): Attributes {
+  const fieldSelector = selectorTerms(info.fieldSelector);
+  // as upstream's RequestInfoFactory, a list or watch of one object by metadata.name carries that name
+  const byName = fieldSelector?.find((r) => r.field === 'metadata.name' && r.operator === '=')?.value;
   return {
     user,
     verb: info.verb,
@@ -43,9 +49,19 @@ export function attributesOf(info: RequestInfo, user: UserInfo): Attributes {
     subresource: info.subresource,
     // upstream's RequestInfo puts a namespace request in its own namespace, so a RoleBinding may grant it
     namespace: info.group === '' && info.resource === 'namespaces' && info.name ? info.name : info.namespace,
-    name: info.name,
+    name: info.name || byName || '',
     path: info.path,
+    ...(fieldSelector ? { fieldSelector } : {}),
   };
+}
+
+function selectorTerms(raw: string | undefined): readonly FieldRequirement[] | undefined {
+  if (!raw) return undefined;
+  try {
+    return parseFieldSelector(raw).requirements();
+  } catch {
+    return undefined;
+  }
 }
 
 export const NO_OPINION: AuthorizationResult = { decision: 'NoOpinion', reason: '' };

@@ -5,6 +5,8 @@ import { Quantity } from '../../machinery/quantity.js';
 export interface ObjectSource {
   configMap(namespace: string, name: string): ConfigMap | undefined;
   secret(namespace: string, name: string): Secret | undefined;
+  /** Resolves once what the pod refers to has been read at least once (or a deadline passed). */
+  whenSynced?(pod: Pod): Promise<unknown>;
 }
 
 /** A container's config references something missing: waiting reason CreateContainerConfigError. */

@@ -252,6 +252,7 @@ export class PodWorker {
     }
     for (const k of actions.containersToKill) await this.restartUnhealthy(this.records.get(k.name) as Record_, k.message);
     let volumes: VolumePaths;
+    await this.deps.objects.whenSynced?.(this.pod);
     try {
       mkdirSync(this.podDir(), { recursive: true });
       volumes = setUpVolumes({ pod: this.pod, podDir: this.podDir(), objects: this.deps.objects, allocatable: this.deps.allocatable() });

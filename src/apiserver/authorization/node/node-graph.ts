@@ -1,5 +1,5 @@
 /** The kinds of objects a node may reach only through the pods bound to it. */
-export type NodeGraphKind = 'secret' | 'configmap' | 'persistentvolumeclaim' | 'persistentvolume' | 'serviceaccount';
+export type NodeGraphKind = 'pod' | 'secret' | 'configmap' | 'persistentvolumeclaim' | 'persistentvolume' | 'serviceaccount';
 
 /**
  * Which objects pods bound to a node reference (upstream's node authorizer

@@ -1,8 +1,7 @@
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from 'kubernetes-types/rbac/v1.js';
 import type { Logger } from '../../../machinery/logger.js';
-import { CompactedError } from '../../../storage/errors.js';
 import type { ApiRegistry } from '../../api-registry.js';
-import { decodeObject } from '../../registry/codec.js';
+import { runStoreInformer, type StoreEventHandler } from '../../registry/store-informer.js';
 import { InMemoryRbacObjects, type RbacObjects } from './rbac-objects.js';
 
 const KINDS = [
@@ -42,30 +41,16 @@ export class RbacCache implements RbacObjects {
       if (!store) throw new Error(`${resource} are not served`);
       let markSynced!: () => void;
       this.synced.push(new Promise<void>((r) => (markSynced = r)));
-      const loop = async () => {
-        while (!signal.aborted) {
-          try {
-            const list = await store.list('', {});
-            this.objects.clear(kind);
-            for (const item of list.items) this.objects.put(kind, item as unknown as Role);
-            markSynced();
-            const from = Number(list.metadata.resourceVersion) + 1;
-            for await (const ev of store.backing.watch(store.prefix(''), { startRevision: from, signal })) {
-              if (ev.type === 'DELETE') {
-                const old = decodeObject(ev.prevKv ?? ev.kv);
-                this.objects.delete(kind, old.metadata?.namespace ?? '', old.metadata?.name ?? '');
-              } else {
-                this.objects.put(kind, decodeObject(ev.kv) as unknown as Role);
-              }
-            }
-          } catch (err) {
-            if (signal.aborted) return;
-            if (!(err instanceof CompactedError)) logger.warn('RBAC watch failed; relisting', { resource, error: String(err) });
-            await new Promise((r) => setTimeout(r, 200));
-          }
-        }
+      const objects = this.objects;
+      const handler: StoreEventHandler = {
+        replace(items) {
+          objects.clear(kind);
+          for (const item of items) objects.put(kind, item as unknown as Role);
+        },
+        upsert: (obj) => objects.put(kind, obj as unknown as Role),
+        remove: (obj) => objects.delete(kind, obj.metadata?.namespace ?? '', obj.metadata?.name ?? ''),
       };
-      this.running.push(loop());
+      this.running.push(runStoreInformer(store, handler, { logger, signal, onSynced: () => markSynced() }));
     }
   }
 
