@@ -14,7 +14,7 @@ import { setPodDefaults } from './pod-spec.js';
 import { setBindingDefaults } from './rbac.js';
 import { setServiceDefaults } from './service.js';
 import { setPersistentVolumeClaimDefaults, setPersistentVolumeDefaults } from './storage.js';
-import { setDaemonSetDefaults, setDeploymentDefaults, setReplicaSetDefaults, setStatefulSetDefaults } from './workloads.js';
+import { setDaemonSetDefaults, setDeploymentDefaults, setReplicaSetDefaults, setReplicationControllerDefaults, setStatefulSetDefaults } from './workloads.js';
 
 export { generateJobSelector } from './batch.js';
 export { setServiceIPFamilyDefaults } from './service.js';
@@ -33,6 +33,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   '/LimitRange': setLimitRangeDefaults,
   '/PersistentVolume': setPersistentVolumeDefaults,
   '/PersistentVolumeClaim': setPersistentVolumeClaimDefaults,
+  '/ReplicationController': setReplicationControllerDefaults,
   'apps/Deployment': setDeploymentDefaults,
   'apps/ReplicaSet': setReplicaSetDefaults,
   'apps/StatefulSet': setStatefulSetDefaults,

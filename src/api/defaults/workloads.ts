@@ -1,4 +1,5 @@
 import type { DaemonSet, Deployment, ReplicaSet, StatefulSet, StatefulSetSpec } from 'kubernetes-types/apps/v1.js';
+import type { ReplicationController } from 'kubernetes-types/core/v1.js';
 import { setPersistentVolumeClaimDefaults } from './storage.js';
 import { setPodTemplateDefaults } from './pod-spec.js';
 
@@ -22,6 +23,19 @@ export function setReplicaSetDefaults(rs: ReplicaSet): void {
   const spec = (rs.spec ??= { selector: {} });
   spec.replicas ??= 1;
   setPodTemplateDefaults(spec.template);
+}
+
+/** core/v1 SetDefaults_ReplicationController: selector and labels from the template's labels when empty. */
+export function setReplicationControllerDefaults(rc: ReplicationController): void {
+  const spec = (rc.spec ??= {});
+  const labels = spec.template?.metadata?.labels;
+  if (labels) {
+    if (Object.keys(spec.selector ?? {}).length === 0) spec.selector = { ...labels };
+    const meta = (rc.metadata ??= {});
+    if (Object.keys(meta.labels ?? {}).length === 0) meta.labels = { ...labels };
+  }
+  spec.replicas ??= 1;
+  if (spec.template) setPodTemplateDefaults(spec.template);
 }
 
 export function setStatefulSetDefaults(sts: StatefulSet): void {

@@ -138,6 +138,7 @@ export const PATCH_METADATA: PatchMetadataTable = {
   'apps/v1.DeploymentSpec': { strategy: { patchStrategy: 'retainKeys' } },
   'apps/v1.DeploymentStatus': { conditions },
   'apps/v1.ReplicaSetStatus': { conditions },
+  'core/v1.ReplicationControllerStatus': { conditions },
   'apps/v1.DaemonSetStatus': { conditions },
   'apps/v1.StatefulSetSpec': { volumeClaimTemplates: atomic },
   'apps/v1.StatefulSetStatus': { conditions },

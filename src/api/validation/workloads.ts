@@ -1,5 +1,5 @@
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
-import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
+import type { PodTemplateSpec, ReplicationController } from 'kubernetes-types/core/v1.js';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { child, deepEqual, forbidden, invalid, notSupported, required, validateImmutableField, validateNonnegativeField, type ErrorList } from './errors.js';
 import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent.js';
@@ -90,6 +90,22 @@ export function validateReplicaSet(rs: ReplicaSet): ErrorList {
   errs.push(...validateNonnegativeField(spec.minReadySeconds, 'spec.minReadySeconds'));
   errs.push(...validateSelector(spec.selector, 'spec.selector', 'deployment'));
   errs.push(...validateControllerTemplate(spec.template, spec.selector, 'spec.template', 'ReplicaSet'));
+  return errs;
+}
+
+/**
+ * core/v1 ReplicationController: a plain-map selector, required and not
+ * empty, matching the template's labels; unlike apps/v1 it may change.
+ */
+export function validateReplicationController(rc: ReplicationController): ErrorList {
+  const errs = validateObjectMeta(rc.metadata, true, nameIsDNSSubdomain);
+  const spec = rc.spec;
+  if (!spec) return [...errs, required('spec')];
+  errs.push(...validateNonnegativeField(spec.minReadySeconds, 'spec.minReadySeconds'));
+  const selector = spec.selector ?? {};
+  if (Object.keys(selector).length === 0) errs.push(required('spec.selector'));
+  errs.push(...validateNonnegativeField(spec.replicas, 'spec.replicas'));
+  errs.push(...validateControllerTemplate(spec.template, { matchLabels: selector }, 'spec.template', 'ReplicationController'));
   return errs;
 }
 

@@ -18,7 +18,7 @@ const BINDING_KIND = { group: '', version: 'v1', kind: 'Binding' };
 
 /** autoscaling/v1 Scale view of a workload's replicas. */
 function workloadScale(obj: KubeObject): KubeObject {
-  const spec = (obj.spec ?? {}) as { replicas?: number; selector?: Parameters<typeof labelSelectorAsString>[0] };
+  const spec = (obj.spec ?? {}) as { replicas?: number; selector?: Parameters<typeof labelSelectorAsString>[0] | Record<string, string> };
   const status = (obj.status ?? {}) as { replicas?: number };
   const meta = obj.metadata ?? {};
   return {
@@ -32,7 +32,8 @@ function workloadScale(obj: KubeObject): KubeObject {
       creationTimestamp: meta.creationTimestamp,
     },
     spec: { replicas: spec.replicas ?? 0 },
-    status: { replicas: status.replicas ?? 0, selector: labelSelectorAsString(spec.selector) },
+    // a core/v1 ReplicationController's selector is a plain label map
+    status: { replicas: status.replicas ?? 0, selector: labelSelectorAsString(obj.kind === 'ReplicationController' ? { matchLabels: spec.selector as Record<string, string> } : spec.selector) },
   };
 }
 

@@ -19,7 +19,7 @@ import { clusterRoleBindingTable, roleBindingTable } from './rbac.js';
 import { endpointSliceTable, endpointsTable, serviceTable } from './services.js';
 import type { TableConvertor } from './table-convertor.js';
 import { persistentVolumeClaimTable, persistentVolumeTable } from './volumes.js';
-import { controllerRevisionTable, daemonSetTable, deploymentTable, replicaSetTable, statefulSetTable } from './workloads.js';
+import { controllerRevisionTable, daemonSetTable, deploymentTable, replicaSetTable, replicationControllerTable, statefulSetTable } from './workloads.js';
 
 /** Printers by `resource.group` (the version does not change the columns). */
 const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
@@ -35,6 +35,7 @@ const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
   ['resourcequotas', resourceQuotaTable],
   ['persistentvolumes', persistentVolumeTable],
   ['persistentvolumeclaims', persistentVolumeClaimTable],
+  ['replicationcontrollers', replicationControllerTable],
   ['deployments.apps', deploymentTable],
   ['replicasets.apps', replicaSetTable],
   ['statefulsets.apps', statefulSetTable],

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../api/object.js';
-import { controllerRevisionTable, daemonSetTable, deploymentTable, replicaSetTable, statefulSetTable } from './workloads.js';
+import { controllerRevisionTable, daemonSetTable, deploymentTable, replicaSetTable, replicationControllerTable, statefulSetTable } from './workloads.js';
 import { formatLabels } from './format.js';
 import { formatLabelSelector, labelSelectorAsString } from '../../machinery/labels/index.js';
 
@@ -27,6 +27,16 @@ void test('deployment defaults: unset replicas read as 1, empty selector prints 
   assert.deepEqual(deploymentTable.cells(d, NOW), ['web', '0/1', 0, 0, '60m', '', '', '']);
   const bad = { metadata: meta, spec: { selector: { matchExpressions: [{ key: 'a', operator: 'Bogus' }] } } } as KubeObject;
   assert.equal(deploymentTable.cells(bad, NOW)[7], '<invalid>');
+});
+
+void test('replication controller: NAME DESIRED CURRENT READY AGE, wide CONTAINERS IMAGES SELECTOR (a plain label map)', () => {
+  const rc = { metadata: meta, spec: { replicas: 3, selector: { tier: 'fe', app: 'web' }, template }, status: { replicas: 2, readyReplicas: 1 } } as KubeObject;
+  assert.deepEqual(replicationControllerTable.cells(rc, NOW), ['web', 3, 2, 1, '60m', 'nginx,log', 'nginx:1.25,busybox', 'app=web,tier=fe']);
+  assert.deepEqual(
+    replicationControllerTable.columns.map((c) => `${c.name}:${c.type}:${c.priority}`),
+    ['Name:string:0', 'Desired:integer:0', 'Current:integer:0', 'Ready:integer:0', 'Age:string:0', 'Containers:string:1', 'Images:string:1', 'Selector:string:1'],
+  );
+  assert.deepEqual(replicationControllerTable.cells({ metadata: meta, spec: {} } as KubeObject, NOW).slice(1, 4), [1, 0, 0]);
 });
 
 void test('replica set, stateful set and daemon set cells', () => {

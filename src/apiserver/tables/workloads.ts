@@ -1,4 +1,5 @@
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { ReplicationController } from 'kubernetes-types/core/v1.js';
 import { parseApiVersion } from '../../api/object.js';
 import { translateTimestampSince } from './age.js';
 import { AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN, NAME_COLUMN, fieldColumn } from './columns.js';
@@ -71,6 +72,33 @@ export const replicaSetTable = convertor<ReplicaSet>(
       names,
       images,
       formatLabelSelector(rs.spec?.selector),
+    ];
+  },
+);
+
+/** core/v1 ReplicationControllers print as ReplicaSets do, with their plain-map selector. */
+export const replicationControllerTable = convertor<ReplicationController>(
+  [
+    NAME_COLUMN,
+    fieldColumn('Desired', 'integer', 'ReplicationControllerSpec.replicas'),
+    fieldColumn('Current', 'integer', 'ReplicationControllerStatus.replicas'),
+    fieldColumn('Ready', 'integer', 'ReplicationControllerStatus.readyReplicas'),
+    AGE_COLUMN,
+    CONTAINERS_COLUMN,
+    IMAGES_COLUMN,
+    fieldColumn('Selector', 'string', 'ReplicationControllerSpec.selector', 1),
+  ],
+  (rc, now) => {
+    const [names, images] = containerCells(rc.spec?.template?.spec?.containers);
+    return [
+      rc.metadata?.name ?? '',
+      desired(rc.spec?.replicas),
+      rc.status?.replicas ?? 0,
+      rc.status?.readyReplicas ?? 0,
+      translateTimestampSince(rc.metadata?.creationTimestamp, now),
+      names,
+      images,
+      formatLabels(rc.spec?.selector),
     ];
   },
 );

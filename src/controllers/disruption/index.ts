@@ -1,11 +1,11 @@
 import type { Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Pod, ReplicationController } from 'kubernetes-types/core/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import { labelSelectorFromObject } from '../../machinery/labels/index.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
 import { DisruptionReconciler } from './disruption-reconciler.js';
-import { DEPLOYMENTS, PODS, POD_DISRUPTION_BUDGETS, REPLICA_SETS, STATEFUL_SETS } from '../../api/resource-refs.js';
+import { DEPLOYMENTS, PODS, POD_DISRUPTION_BUDGETS, REPLICA_SETS, REPLICATION_CONTROLLERS, STATEFUL_SETS } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'disruption',
@@ -15,6 +15,7 @@ export const controller: ControllerDescriptor = {
     const replicaSets = ctx.informers.forResource<ReplicaSet>(REPLICA_SETS);
     const deployments = ctx.informers.forResource<Deployment>(DEPLOYMENTS);
     const statefulSets = ctx.informers.forResource<StatefulSet>(STATEFUL_SETS);
+    const replicationControllers = ctx.informers.forResource<ReplicationController>(REPLICATION_CONTROLLERS);
     const reconciler = new DisruptionReconciler({
       client: ctx.client,
       recorder: ctx.eventRecorder('controllermanager'),
@@ -23,6 +24,7 @@ export const controller: ControllerDescriptor = {
       replicaSets: replicaSets.lister,
       deployments: deployments.lister,
       statefulSets: statefulSets.lister,
+      replicationControllers: replicationControllers.lister,
     });
     const budgetsIn = (namespace: string, selects: (pdb: PodDisruptionBudget) => boolean): string[] =>
       pdbs.lister
@@ -48,7 +50,8 @@ export const controller: ControllerDescriptor = {
       .watches(pods, { enqueue: budgetsOf })
       .watches(replicaSets, { enqueue: budgetsInNamespaceOf })
       .watches(deployments, { enqueue: budgetsInNamespaceOf })
-      .watches(statefulSets, { enqueue: budgetsInNamespaceOf });
+      .watches(statefulSets, { enqueue: budgetsInNamespaceOf })
+      .watches(replicationControllers, { enqueue: budgetsInNamespaceOf });
     await c.run(ctx.signal);
   },
 };

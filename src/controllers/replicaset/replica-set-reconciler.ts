@@ -1,5 +1,4 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import type { ReplicaSet } from 'kubernetes-types/apps/v1.js';
 import type { Client } from '../../client/rest/client.js';
 import type { Lister } from '../../client/cache/lister.js';
 import { splitMetaNamespaceKey, metaNamespaceKey } from '../../client/cache/store.js';
@@ -8,7 +7,7 @@ import type { Reconciler, ReconcileResult } from '../../client/controller/reconc
 import { TerminalError } from '../../client/controller/reconciler.js';
 import { isNotFound } from '../../client/rest/error-predicates.js';
 import { ApiError } from '../../machinery/api-error.js';
-import { labelSelectorFromObject, type Selector } from '../../machinery/labels/index.js';
+import type { Selector } from '../../machinery/labels/index.js';
 import { claimObjects } from '../claim-objects.js';
 import { newControllerRef } from '../controller-ref.js';
 import type { ControllerExpectations } from '../expectations.js';
@@ -17,43 +16,47 @@ import { slowStartBatch } from '../slow-start-batch.js';
 import { concurrencyLimit } from './concurrency-limit.js';
 import { podsToDelete } from './rank-pods-for-deletion.js';
 import { replicaSetStatus, sameReplicaSetStatus } from './replica-set-status.js';
-import { PODS, REPLICA_SETS } from '../../api/resource-refs.js';
+import type { Replicated, ReplicatedKind } from './replicated-kind.js';
+import { PODS } from '../../api/resource-refs.js';
 
 /** Upstream's burstReplicas: the most pods created or deleted in one sync. */
 export const BURST_REPLICAS = 500;
 /** Pod creates/deletes in flight at once per controller; batches still grow 1, 2, 4, … as upstream. */
 export const MAX_CONCURRENT_POD_WRITES = 16;
 
-export interface ReplicaSetReconcilerOptions {
+export interface ReplicaSetReconcilerOptions<T extends Replicated> {
+  /** ReplicaSets, or ReplicationControllers (the same logic upstream). */
+  kind: ReplicatedKind<T>;
   client: Client;
-  replicaSets: Lister<ReplicaSet>;
+  owners: Lister<T>;
   pods: Lister<Pod>;
   expectations: ControllerExpectations;
   recorder: EventRecorder;
   now?: () => number;
 }
 
-/** Keeps `spec.replicas` active pods per ReplicaSet and reports their status. */
-export class ReplicaSetReconciler implements Reconciler {
+/** Keeps `spec.replicas` active pods per ReplicaSet (or ReplicationController) and reports their status. */
+export class ReplicaSetReconciler<T extends Replicated> implements Reconciler {
   private readonly now: () => number;
   private readonly podWrites = concurrencyLimit(MAX_CONCURRENT_POD_WRITES);
 
-  constructor(private readonly o: ReplicaSetReconcilerOptions) {
+  constructor(private readonly o: ReplicaSetReconcilerOptions<T>) {
     this.now = o.now ?? Date.now;
   }
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileResult | void> {
     const { namespace = '', name } = splitMetaNamespaceKey(key);
-    const rs = this.o.replicaSets.namespace(namespace).get(name);
+    const { kind } = this.o;
+    const rs = this.o.owners.namespace(namespace).get(name);
     if (!rs) {
       this.o.expectations.delete(key);
       return;
     }
     let selector: Selector;
     try {
-      selector = labelSelectorFromObject(rs.spec?.selector);
+      selector = kind.selector(rs);
     } catch (err) {
-      throw new TerminalError(`invalid selector of ReplicaSet ${key}`, { cause: err });
+      throw new TerminalError(`invalid selector of ${kind.kind} ${key}`, { cause: err });
     }
     // Read before listing: pods observed after this cannot be missing from the list.
     const satisfied = this.o.expectations.satisfied(key);
@@ -61,17 +64,17 @@ export class ReplicaSetReconciler implements Reconciler {
     const podClient = this.o.client.resource<Pod>(PODS).namespace(namespace);
     const claimed = await claimObjects(all.filter(isPodActive), {
       owner: rs,
-      ownerApiVersion: 'apps/v1',
-      ownerKind: 'ReplicaSet',
+      ownerApiVersion: kind.apiVersion,
+      ownerKind: kind.kind,
       selector,
       client: podClient,
-      recheckOwner: () => this.o.client.resource<ReplicaSet>(REPLICA_SETS).namespace(namespace).get(name, { signal }),
+      recheckOwner: () => this.o.client.resource<T>(kind.resource).namespace(namespace).get(name, { signal }),
     });
     if (satisfied && !rs.metadata?.deletionTimestamp) await this.manageReplicas(key, rs, claimed, all, podClient);
     const status = replicaSetStatus(rs, claimed, this.now());
     if (!sameReplicaSetStatus(rs.status, status)) {
       try {
-        await this.o.client.resource<ReplicaSet>(REPLICA_SETS).namespace(namespace).updateStatus({ ...structuredClone(rs), status } as ReplicaSet, { signal });
+        await this.o.client.resource<T>(kind.resource).namespace(namespace).updateStatus({ ...structuredClone(rs), status }, { signal });
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
@@ -81,7 +84,7 @@ export class ReplicaSetReconciler implements Reconciler {
     if (minReady > 0 && status.readyReplicas !== status.availableReplicas) return { requeueAfter: minReady * 1000 };
   }
 
-  private async manageReplicas(key: string, rs: ReplicaSet, active: Pod[], all: readonly Pod[], podClient: ReturnType<Client['resource']>): Promise<void> {
+  private async manageReplicas(key: string, rs: T, active: Pod[], all: readonly Pod[], podClient: ReturnType<Client['resource']>): Promise<void> {
     const diff = active.length - (rs.spec?.replicas ?? 1);
     if (diff < 0) {
       const want = Math.min(-diff, BURST_REPLICAS);
@@ -97,7 +100,7 @@ export class ReplicaSetReconciler implements Reconciler {
             labels: { ...template.metadata?.labels },
             ...(template.metadata?.annotations ? { annotations: { ...template.metadata.annotations } } : {}),
             ...(template.metadata?.finalizers ? { finalizers: [...template.metadata.finalizers] } : {}),
-            ownerReferences: [newControllerRef(rs, 'apps/v1', 'ReplicaSet')],
+            ownerReferences: [newControllerRef(rs, this.o.kind.apiVersion, this.o.kind.kind)],
           },
           spec: structuredClone(template.spec) as Pod['spec'],
         };

@@ -1,13 +1,14 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { semanticEqual } from '../semantic-equal.js';
-import type { ReplicaSet, ReplicaSetStatus } from 'kubernetes-types/apps/v1.js';
 import { isPodAvailable, isPodReady } from '../pod-readiness.js';
+import type { Replicated, ReplicatedStatus } from './replicated-kind.js';
 
 /**
- * The status the ReplicaSet controller reports for the active pods it owns
- * (upstream's calculateStatus), keeping existing conditions.
+ * The status the replica controller reports for the active pods a
+ * ReplicaSet or ReplicationController owns (upstream's calculateStatus),
+ * keeping existing conditions.
  */
-export function replicaSetStatus(rs: ReplicaSet, pods: readonly Pod[], now: number): ReplicaSetStatus {
+export function replicaSetStatus(rs: Replicated, pods: readonly Pod[], now: number): ReplicatedStatus {
   const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
   const minReady = rs.spec?.minReadySeconds ?? 0;
   let fullyLabeled = 0;
@@ -21,7 +22,7 @@ export function replicaSetStatus(rs: ReplicaSet, pods: readonly Pod[], now: numb
       if (isPodAvailable(p, minReady, now)) available++;
     }
   }
-  const status: ReplicaSetStatus = {
+  const status: ReplicatedStatus = {
     replicas: pods.length,
     fullyLabeledReplicas: fullyLabeled,
     readyReplicas: ready,
@@ -33,7 +34,7 @@ export function replicaSetStatus(rs: ReplicaSet, pods: readonly Pod[], now: numb
 }
 
 /** Same numbers, so no status write is needed. */
-export function sameReplicaSetStatus(a: ReplicaSetStatus | undefined, b: ReplicaSetStatus): boolean {
+export function sameReplicaSetStatus(a: ReplicatedStatus | undefined, b: ReplicatedStatus): boolean {
   return (
     (a?.replicas ?? 0) === b.replicas &&
     (a?.fullyLabeledReplicas ?? 0) === (b.fullyLabeledReplicas ?? 0) &&

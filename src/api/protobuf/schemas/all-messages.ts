@@ -35,6 +35,7 @@ export const KIND_MESSAGES: Readonly<Record<string, string>> = {
   'v1/LimitRange': 'LimitRange',
   'v1/PersistentVolumeClaim': 'PersistentVolumeClaim',
   'v1/Pod': 'Pod',
+  'v1/ReplicationController': 'ReplicationController',
   'v1/DeleteOptions': 'DeleteOptions',
   'meta.k8s.io/v1/DeleteOptions': 'DeleteOptions',
   'apps/v1/Deployment': 'Deployment',

@@ -80,6 +80,21 @@ export const CORE_V1 = messages({
     2: 'spec:PersistentVolumeClaimSpec',
     3: 'status:PersistentVolumeClaimStatus',
   },
+  ReplicationController: {
+    1: 'metadata:ObjectMeta',
+    2: 'spec:ReplicationControllerSpec',
+    3: 'status:ReplicationControllerStatus',
+  },
+  ReplicationControllerSpec: { 1: 'replicas:i32*', 4: 'minReadySeconds:i32', 2: 'selector:s{}', 3: 'template:PodTemplateSpec*' },
+  ReplicationControllerStatus: {
+    1: 'replicas:i32!',
+    2: 'fullyLabeledReplicas:i32',
+    4: 'readyReplicas:i32',
+    5: 'availableReplicas:i32',
+    3: 'observedGeneration:i64',
+    6: 'conditions:ReplicationControllerCondition[]',
+  },
+  ReplicationControllerCondition: { 1: 'type!', 2: 'status!', 3: 'lastTransitionTime:Time', 4: 'reason', 5: 'message' },
   PersistentVolumeClaimStatus: {
     1: 'phase',
     2: 'accessModes:s[]',

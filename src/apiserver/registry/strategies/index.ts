@@ -11,6 +11,7 @@ import {
   nodeStrategy,
   persistentVolumeClaimStrategy,
   persistentVolumeStrategy,
+  replicationControllerStrategy,
   secretStrategy,
 } from './misc.js';
 import { namespaceStrategy } from './namespaces.js';
@@ -44,6 +45,8 @@ export function strategyFor(info: ResourceInfo, deps: StrategyDeps): Strategy {
       return persistentVolumeStrategy(info);
     case 'persistentvolumeclaims':
       return persistentVolumeClaimStrategy(info);
+    case 'replicationcontrollers':
+      return replicationControllerStrategy(info);
     case 'jobs.batch':
       return jobStrategy(info);
     case 'certificatesigningrequests.certificates.k8s.io':

@@ -1,4 +1,4 @@
-import type { Event, Node, PersistentVolume, PersistentVolumeClaim, Secret } from 'kubernetes-types/core/v1.js';
+import type { Event, Node, PersistentVolume, PersistentVolumeClaim, ReplicationController, Secret } from 'kubernetes-types/core/v1.js';
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import { asKind, type KubeObject } from '../../../api/object.js';
 import type { ResourceInfo } from '../../../api/resource-info.js';
@@ -53,6 +53,14 @@ export function jobStrategy(info: ResourceInfo): Strategy {
       generateJobSelector(asKind<Job>(obj));
     },
     selectableFields: (obj) => ({ ...metadataFields(obj, info), 'status.successful': String(asKind<Job>(obj).status?.succeeded ?? 0) }),
+  });
+}
+
+/** core/v1 ReplicationController: generation tracked as for apps/v1 workloads; `status.replicas` selectable. */
+export function replicationControllerStrategy(info: ResourceInfo): Strategy {
+  return defaultStrategy(info, {
+    tracksGeneration: true,
+    selectableFields: (obj) => ({ ...metadataFields(obj, info), 'status.replicas': String(asKind<ReplicationController>(obj).status?.replicas ?? 0) }),
   });
 }
 
