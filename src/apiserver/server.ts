@@ -29,7 +29,7 @@ import { isLongRunning } from './filters/long-running.js';
 import { MaxInFlightFilter } from './filters/max-in-flight.js';
 import { requestTimedOut, withRequestTimeout } from './filters/request-timeout.js';
 import { DEFAULT_SERVING_LIMITS, type ServingLimits } from './filters/serving-limits.js';
-import type { Release } from './filters/concurrency-limit.js';
+import { releaseWhenSent, type Release } from './filters/concurrency-limit.js';
 import { negotiate, writeBody, writeError } from './http/respond.js';
 import { ApiServerMetrics } from './metrics.js';
 import { serveOpenApi } from './openapi/serve-openapi.js';
@@ -219,7 +219,9 @@ export class ApiServer {
             if (request.isResourceRequest) await this.serveResource(req, res, request, url.searchParams, user, deadline);
             else await this.serveNonResource(req, res, path, url.searchParams);
           } finally {
-            release();
+            // a slot is held until the answer has been handed to the OS, as a Go handler's writes block until then;
+            // releasing at return would make a cheap request occupy no slot at all on a single-threaded server
+            releaseWhenSent(res, release);
           }
         },
         () => {

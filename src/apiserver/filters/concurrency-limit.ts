@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+
 /** Releases a slot taken from a ConcurrencyLimit; calling it twice is harmless. */
 export type Release = () => void;
 
@@ -23,4 +25,11 @@ export class ConcurrencyLimit {
       this.used--;
     };
   }
+}
+
+/** Calls `release` once the response has been handed to the OS (or the connection closed), or now if that already happened. */
+export function releaseWhenSent(res: ServerResponse, release: Release): void {
+  if (res.writableFinished || res.destroyed) return release();
+  res.once('finish', release);
+  res.once('close', release);
 }
