@@ -15,8 +15,10 @@ export const Channel = {
 
 export const V5 = 'v5.channel.k8s.io';
 export const V4 = 'v4.channel.k8s.io';
+/** v4 with each message sent as text: the channel digit, then the data in base64. */
+export const V4_BASE64 = 'v4.base64.channel.k8s.io';
 /** Preference order when several are offered is the client's; these are the ones we speak. */
-export const REMOTE_COMMAND_PROTOCOLS: readonly string[] = [V5, V4];
+export const REMOTE_COMMAND_PROTOCOLS: readonly string[] = [V5, V4, V4_BASE64];
 
 export type ChannelMessage = { channel: number; data: Buffer } | { close: number };
 

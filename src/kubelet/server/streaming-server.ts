@@ -8,7 +8,7 @@ import { proxyUpgrade } from './upgrade-proxy.js';
 import { acceptSpdy, isSpdyRequest } from './spdy/spdy-upgrade.js';
 import { serveSpdyRemoteCommand, SPDY_REMOTE_COMMAND_PROTOCOLS } from './spdy-remote-command.js';
 import { REMOTE_COMMAND_PROTOCOLS, type TerminalSize } from './stream-channel.js';
-import { isWebSocketRequest, offeredProtocols, WebSocketConnection, webSocketStream } from './websocket/websocket-connection.js';
+import { isWebSocketRequest, offeredProtocols, WebSocketConnection } from './websocket/websocket-connection.js';
 import { parseForwardPorts, serveWebSocketPortForward, WEBSOCKET_PORT_FORWARD_PROTOCOLS } from './websocket-port-forward.js';
 
 /** A lookup answer: the runtime id, or why there is none (HTTP code + message). */
@@ -64,7 +64,7 @@ export class StreamingServer {
     }
     const open = (o: { initialSize?: TerminalSize }) => (kind === 'exec' ? this.runtime.exec(target.id, opts.command, { ...opts, ...o }) : this.runtime.attach(target.id, { ...opts, ...o }));
     if (isWebSocketRequest(req)) {
-      const ws = WebSocketConnection.accept(req, socket, head, REMOTE_COMMAND_PROTOCOLS);
+      const ws = await WebSocketConnection.accept(req, socket, head, REMOTE_COMMAND_PROTOCOLS);
       if (ws) await serveRemoteCommand(ws, open, opts.command, opts.tty);
     } else if (isSpdyRequest(req)) {
       if (acceptSpdy(req, socket, head, SPDY_REMOTE_COMMAND_PROTOCOLS)) await serveSpdyRemoteCommand(socket, opts, open, opts.command);
@@ -83,10 +83,10 @@ export class StreamingServer {
       // plain WebSocket channels name their ports in the query, as upstream's kubelet requires
       const ports = tunnelled ? [] : parseForwardPorts(new URL(req.url ?? '/', 'https://kubelet').searchParams);
       if ('error' in ports) return reject(socket, 400, ports.error);
-      const ws = WebSocketConnection.accept(req, socket, head, tunnelled ? [PORT_FORWARD_TUNNEL_PROTOCOL] : WEBSOCKET_PORT_FORWARD_PROTOCOLS);
+      const ws = await WebSocketConnection.accept(req, socket, head, tunnelled ? [PORT_FORWARD_TUNNEL_PROTOCOL] : WEBSOCKET_PORT_FORWARD_PROTOCOLS);
       if (!ws) return;
       if (!tunnelled) return serveWebSocketPortForward(ws, ports, (port) => this.runtime.portForward(sandbox.id, port), sandbox.name);
-      session = new SpdySession(webSocketStream(ws), handler.onStream);
+      session = new SpdySession(ws.stream(), handler.onStream);
     } else if (isSpdyRequest(req)) {
       if (!acceptSpdy(req, socket, head, [PORT_FORWARD_PROTOCOL])) return;
       session = new SpdySession(socket, handler.onStream);

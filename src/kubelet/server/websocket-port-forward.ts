@@ -1,9 +1,9 @@
 import type { PortDialer } from './port-forward.js';
-import { encodeChannel, V4 } from './stream-channel.js';
+import { encodeChannel, V4, V4_BASE64 } from './stream-channel.js';
 import type { WebSocketConnection } from './websocket/websocket-connection.js';
 
 /** Subprotocols of port-forward over plain WebSocket channels (none offered means binary v4 too, as upstream). */
-export const WEBSOCKET_PORT_FORWARD_PROTOCOLS: readonly string[] = [V4];
+export const WEBSOCKET_PORT_FORWARD_PROTOCOLS: readonly string[] = [V4, V4_BASE64];
 
 /**
  * The kubelet's `port` query of a WebSocket port-forward: repeated and

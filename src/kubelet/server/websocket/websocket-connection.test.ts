@@ -1,92 +1,115 @@
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
-import { createServer as createHttpServer } from 'node:http';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { test } from 'node:test';
-import { acceptKey, WebSocketConnection } from './websocket-connection.js';
-import { encodeFrame, FrameParser, Opcode, type WebSocketFrame } from './websocket-frame.js';
+import { WebSocket } from 'ws';
+import { WebSocketConnection } from './websocket-connection.js';
 
-test('acceptKey matches the RFC 6455 example', () => {
-  assert.equal(acceptKey('dGhlIHNhbXBsZSBub25jZQ=='), 's3pPLMBiTxaQ9kYGzzhZRbK+xOo=');
-});
-
-/** A raw client against a server that echoes each message back with a prefix. */
-async function withEcho(fn: (sock: Socket, frames: () => Promise<WebSocketFrame>, handshake: Promise<string>) => Promise<void>): Promise<void> {
-  const http = createHttpServer();
-  http.on('upgrade', (req, socket, head) => {
-    const ws = WebSocketConnection.accept(req, socket, head, ['v5.channel.k8s.io', 'v4.channel.k8s.io']);
-    ws?.onMessage((m) => ws.send(Buffer.concat([Buffer.from(`${ws.protocol}:`), m.data]), m.binary));
-  });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  const sock = connect((http.address() as { port: number }).port, '127.0.0.1');
-  const parser = new FrameParser({ requireMask: false, maxPayload: 1 << 20 });
-  const queue: WebSocketFrame[] = [];
-  const waiters: ((f: WebSocketFrame) => void)[] = [];
-  let buf = '';
-  let upgraded = false;
-  const handshake = new Promise<string>((resolve) => {
-    sock.on('data', (d: Buffer) => {
-      if (!upgraded) {
-        buf += d.toString('latin1');
-        const end = buf.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        upgraded = true;
-        resolve(buf.slice(0, end));
-        d = Buffer.from(buf.slice(end + 4), 'latin1');
-      }
-      for (const f of parser.push(d)) {
-        const w = waiters.shift();
-        if (w) w(f);
-        else queue.push(f);
-      }
+/** A server whose connections echo each message back prefixed with the chosen protocol. */
+async function echoServer(supported: readonly string[]): Promise<{ url: string; server: Server; accepted: Promise<WebSocketConnection | undefined> }> {
+  const server = createHttpServer();
+  let settle!: (c: WebSocketConnection | undefined) => void;
+  const accepted = new Promise<WebSocketConnection | undefined>((r) => (settle = r));
+  server.on('upgrade', (req, socket, head) => {
+    void WebSocketConnection.accept(req, socket, head, supported).then((ws) => {
+      ws?.onMessage((m) => ws.send(Buffer.concat([Buffer.from([m.data[0]]), Buffer.from(`${ws.protocol}:`), m.data.subarray(1)]), m.binary));
+      settle(ws);
     });
   });
-  const next = () => new Promise<WebSocketFrame>((resolve) => {
-    const f = queue.shift();
-    if (f) resolve(f);
-    else waiters.push(resolve);
-  });
-  sock.write('GET /exec HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: v9.channel.k8s.io, v4.channel.k8s.io, v5.channel.k8s.io\r\n\r\n');
-  try {
-    await fn(sock, next, handshake);
-  } finally {
-    sock.destroy();
-    http.closeAllConnections();
-    await new Promise((r) => http.close(r));
-  }
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `ws://127.0.0.1:${(server.address() as { port: number }).port}/exec`, server, accepted };
 }
 
-test('handshake picks the client\'s first supported protocol; fragmented messages are reassembled; pings are answered; close is echoed', async () => {
-  await withEcho(async (sock, next, handshake) => {
-    const head = await handshake;
-    assert.match(head, /^HTTP\/1\.1 101/);
-    assert.match(head, /Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK\+xOo=/);
-    assert.match(head, /Sec-WebSocket-Protocol: v4\.channel\.k8s\.io/);
-    const mask = Buffer.from([9, 8, 7, 6]);
-    sock.write(encodeFrame({ fin: false, opcode: Opcode.Binary, payload: Buffer.from('ab') }, mask));
-    sock.write(encodeFrame({ fin: true, opcode: Opcode.Ping, payload: Buffer.from('p1') }, mask));
-    sock.write(encodeFrame({ fin: true, opcode: Opcode.Continuation, payload: Buffer.from('cd') }, mask));
-    const pong = await next();
-    assert.deepEqual([pong.opcode, pong.payload.toString()], [Opcode.Pong, 'p1']);
-    const echo = await next();
-    assert.deepEqual([echo.opcode, echo.payload.toString()], [Opcode.Binary, 'v4.channel.k8s.io:abcd']);
-    const code = Buffer.alloc(2);
-    code.writeUInt16BE(1000);
-    sock.write(encodeFrame({ fin: true, opcode: Opcode.Close, payload: code }, mask));
-    const close = await next();
-    assert.equal(close.opcode, Opcode.Close);
-    assert.equal(close.payload.readUInt16BE(0), 1000);
-  });
+async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+}
+
+function nextMessage(ws: WebSocket): Promise<{ data: Buffer; binary: boolean }> {
+  return new Promise((resolve) => ws.once('message', (data: Buffer, binary: boolean) => resolve({ data, binary })));
+}
+
+test('the handshake picks the client\'s first supported protocol; fragmented messages arrive whole; close is answered', async () => {
+  const { url, server, accepted } = await echoServer(['v5.channel.k8s.io', 'v4.channel.k8s.io']);
+  try {
+    const client = new WebSocket(url, ['v9.channel.k8s.io', 'v4.channel.k8s.io', 'v5.channel.k8s.io']);
+    await once(client, 'open');
+    assert.equal(client.protocol, 'v4.channel.k8s.io');
+    const conn = await accepted;
+    assert.equal(conn?.protocol, 'v4.channel.k8s.io');
+    const reply = nextMessage(client);
+    client.send(Buffer.from([1, 0x61, 0x62]), { binary: true, fin: false });
+    client.ping('p1');
+    client.send(Buffer.from('cd'), { binary: true, fin: true });
+    const echo = await reply;
+    assert.equal(echo.binary, true);
+    assert.deepEqual([echo.data[0], echo.data.subarray(1).toString()], [1, 'v4.channel.k8s.io:abcd']);
+    const closed = once(client, 'close');
+    client.close(1000);
+    assert.equal(((await closed) as [number])[0], 1000);
+    await conn!.closed;
+  } finally {
+    await closeServer(server);
+  }
 });
 
-test('an upgrade offering no protocol we speak is refused with 400', async () => {
-  const srv = createHttpServer();
-  srv.on('upgrade', (req, socket, head) => assert.equal(WebSocketConnection.accept(req, socket, head, ['v5.channel.k8s.io']), undefined));
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const sock = connect((srv.address() as { port: number }).port, '127.0.0.1');
-  let out = '';
-  sock.on('data', (d: Buffer) => (out += d.toString()));
-  sock.write('GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: a2V5\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: v1.other\r\n\r\n');
-  await new Promise((r) => sock.once('close', r));
-  assert.match(out, /^HTTP\/1\.1 400/);
-  await new Promise((r) => srv.close(r));
+test('base64 channel protocols: text messages are decoded to channel + bytes, replies are encoded back', async () => {
+  const { url, server, accepted } = await echoServer(['v4.base64.channel.k8s.io']);
+  try {
+    const client = new WebSocket(url, ['v4.base64.channel.k8s.io']);
+    await once(client, 'open');
+    const conn = await accepted;
+    const reply = nextMessage(client);
+    client.send(`0${Buffer.from('hi there').toString('base64')}`);
+    const echo = await reply;
+    assert.equal(echo.binary, false);
+    const text = echo.data.toString();
+    assert.equal(text[0], '0');
+    assert.equal(Buffer.from(text.slice(1), 'base64').toString(), 'v4.base64.channel.k8s.io:hi there');
+    client.close();
+    await conn!.closed;
+  } finally {
+    await closeServer(server);
+  }
+});
+
+test('the server closing ends the client\'s stream with the code given', async () => {
+  const { url, server, accepted } = await echoServer(['v5.channel.k8s.io']);
+  try {
+    const client = new WebSocket(url, ['v5.channel.k8s.io']);
+    await once(client, 'open');
+    const conn = (await accepted)!;
+    const closed = once(client, 'close');
+    conn.close(1000);
+    assert.equal(conn.isOpen, false);
+    assert.equal(((await closed) as [number])[0], 1000);
+    await conn.closed;
+  } finally {
+    await closeServer(server);
+  }
+});
+
+test('an upgrade offering no protocol we speak, or a bad handshake, is refused with 400', async () => {
+  const { server, accepted } = await echoServer(['v5.channel.k8s.io']);
+  const port = (server.address() as { port: number }).port;
+  const raw = async (request: string): Promise<string> => {
+    const sock = connect(port, '127.0.0.1');
+    let out = '';
+    sock.on('data', (d: Buffer) => (out += d.toString()));
+    sock.write(request);
+    await once(sock, 'close');
+    return out;
+  };
+  try {
+    const wrongProtocol = await raw('GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: v1.other\r\n\r\n');
+    assert.match(wrongProtocol, /^HTTP\/1\.1 400/);
+    assert.match(wrongProtocol, /v5\.channel\.k8s\.io/);
+    assert.equal(await accepted, undefined);
+    const badVersion = await raw('GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 7\r\n\r\n');
+    assert.match(badVersion, /^HTTP\/1\.1 400/);
+  } finally {
+    await closeServer(server);
+  }
 });

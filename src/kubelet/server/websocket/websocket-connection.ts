@@ -1,15 +1,25 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Duplex } from 'node:stream';
-import { encodeFrame, FrameParser, Opcode, WebSocketProtocolError } from './websocket-frame.js';
+import type { Duplex } from 'node:stream';
+import { createWebSocketStream, WebSocketServer, type ServerOptions, type WebSocket } from 'ws';
 
-const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const MAX_MESSAGE = 64 << 20;
 
-/** Sec-WebSocket-Accept for a client's Sec-WebSocket-Key (RFC 6455 §4.2.2). */
-export function acceptKey(key: string): string {
-  return createHash('sha1').update(key + GUID).digest('base64');
-}
+/**
+ * RFC 6455 itself (frames, masking, fragmentation, ping/pong, the closing
+ * handshake, UTF-8 checks, payload limits) is the `ws` package's; what is
+ * ours is the subprotocol choice and the Kubernetes channel encodings.
+ * One server object serves every upgrade; it tracks no clients.
+ */
+const chosen = new WeakMap<IncomingMessage, string>();
+const server = new WebSocketServer({
+  noServer: true,
+  clientTracking: false,
+  perMessageDeflate: false,
+  maxPayload: MAX_MESSAGE,
+  // a peer that never answers our close frame is cut off after a short grace
+  closeTimeout: 2000,
+  handleProtocols: (_offered, req) => chosen.get(req) ?? false,
+} as ServerOptions & { closeTimeout: number });
 
 /** Whether an upgrade request asks for a WebSocket. */
 export function isWebSocketRequest(req: IncomingMessage): boolean {
@@ -22,52 +32,71 @@ export function offeredProtocols(req: IncomingMessage): string[] {
   return (Array.isArray(raw) ? raw.join(',') : (raw ?? '')).split(',').map((p) => p.trim()).filter(Boolean);
 }
 
+/**
+ * Whether a subprotocol carries channels as base64 text
+ * (`base64.channel.k8s.io`, `v4.base64.channel.k8s.io`): each text message
+ * is the channel as an ASCII digit followed by the base64 of the data, for
+ * clients (browsers) that could not send binary messages.
+ */
+export function isBase64Protocol(protocol: string): boolean {
+  return protocol === 'base64.channel.k8s.io' || protocol.endsWith('.base64.channel.k8s.io');
+}
+
 export interface WebSocketMessage {
   binary: boolean;
   data: Buffer;
 }
 
 /**
- * The server end of an RFC 6455 connection over an upgraded socket: unmasks
- * and reassembles fragmented messages, answers pings, and runs the closing
- * handshake. Messages arrive through `onMessage`; `closed` settles once the
- * socket is gone, whoever closed it.
+ * One accepted WebSocket, as the streaming handlers use it: whole messages
+ * in (`onMessage`, base64 channel messages already decoded to the binary
+ * form), whole messages out with back-pressure (`send` + `drained`), and
+ * `closed`, which settles once the socket is gone, whoever closed it.
  */
 export class WebSocketConnection {
   readonly closed: Promise<void>;
-  private readonly parser = new FrameParser({ requireMask: true, maxPayload: MAX_MESSAGE });
-  private fragments: Buffer[] = [];
-  private fragmentOpcode = 0;
-  private closeSent = false;
+  private readonly base64: boolean;
   private messageListener: (m: WebSocketMessage) => void = () => undefined;
 
-  constructor(
+  private constructor(
+    private readonly ws: WebSocket,
     private readonly socket: Duplex,
     readonly protocol: string,
-    head?: Buffer,
   ) {
-    this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
-    socket.on('error', () => socket.destroy());
-    socket.on('data', (chunk: Buffer) => this.receive(chunk));
-    // a peer that vanishes without a close frame still ends the session
-    socket.on('end', () => socket.destroy());
-    if (head?.length) queueMicrotask(() => this.receive(head));
+    this.base64 = isBase64Protocol(protocol);
+    this.closed = new Promise((resolve) => ws.once('close', () => resolve()));
+    // protocol violations close the connection with the right code; nothing to add
+    ws.on('error', () => undefined);
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary || !this.base64) return this.messageListener({ binary: isBinary, data });
+      if (data.length === 0) return;
+      this.messageListener({ binary: true, data: Buffer.concat([Buffer.from([data[0] - 0x30]), Buffer.from(data.subarray(1).toString(), 'base64')]) });
+    });
   }
 
-  /** Completes the handshake, picking the first offered protocol we support; undefined (after a 400) if none fits. */
-  static accept(req: IncomingMessage, socket: Duplex, head: Buffer, supported: readonly string[]): WebSocketConnection | undefined {
-    const key = req.headers['sec-websocket-key'];
+  /**
+   * Completes the handshake, picking the client's first offered protocol
+   * that we support; undefined (after a 400) when none fits or the request
+   * is not a valid WebSocket handshake.
+   */
+  static accept(req: IncomingMessage, socket: Duplex, head: Buffer, supported: readonly string[]): Promise<WebSocketConnection | undefined> {
     const offered = offeredProtocols(req);
     const protocol = offered.find((p) => supported.includes(p));
-    if (!key || req.headers['sec-websocket-version'] !== '13' || (offered.length > 0 && !protocol)) {
-      const body = `websocket upgrade failed: want Sec-WebSocket-Version 13 and one of the protocols ${supported.join(', ')}\n`;
+    if (offered.length > 0 && !protocol) {
+      const body = `websocket upgrade failed: want one of the protocols ${supported.join(', ')}\n`;
       socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-      return undefined;
+      return Promise.resolve(undefined);
     }
-    const lines = ['HTTP/1.1 101 Switching Protocols', 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Accept: ${acceptKey(key)}`];
-    if (protocol) lines.push(`Sec-WebSocket-Protocol: ${protocol}`);
-    socket.write(`${lines.join('\r\n')}\r\n\r\n`);
-    return new WebSocketConnection(socket, protocol ?? '', head);
+    if (protocol) chosen.set(req, protocol);
+    return new Promise((resolve) => {
+      // ws answers a bad handshake (version, key, method) with a 400 itself and never calls back
+      const refused = () => resolve(undefined);
+      socket.once('close', refused);
+      server.handleUpgrade(req, socket, head, (ws) => {
+        socket.off('close', refused);
+        resolve(new WebSocketConnection(ws, socket, protocol ?? ''));
+      });
+    });
   }
 
   onMessage(listener: (m: WebSocketMessage) => void): void {
@@ -75,13 +104,18 @@ export class WebSocketConnection {
   }
 
   get isOpen(): boolean {
-    return !this.closeSent && !this.socket.destroyed;
+    return this.ws.readyState === this.ws.OPEN;
   }
 
-  /** Sends one unfragmented message; false when the socket buffer is full (see `drained`). */
+  /**
+   * Sends one message (a channel message is sent as base64 text on the
+   * base64 protocols); false when the socket's buffer is full (see `drained`).
+   */
   send(data: Buffer, binary = true): boolean {
     if (!this.isOpen) return false;
-    return this.socket.write(encodeFrame({ fin: true, opcode: binary ? Opcode.Binary : Opcode.Text, payload: data }));
+    if (binary && this.base64 && data.length > 0) this.ws.send(String.fromCharCode(0x30 + data[0]) + data.subarray(1).toString('base64'), { binary: false });
+    else this.ws.send(data, { binary });
+    return !this.socket.writableNeedDrain;
   }
 
   /** Resolves when the socket can take more (or is gone). */
@@ -100,89 +134,15 @@ export class WebSocketConnection {
 
   /** Starts the closing handshake; the socket ends when the peer answers, or after a short grace. */
   close(code = 1000, reason = ''): void {
-    if (this.closeSent || this.socket.destroyed) return;
-    this.closeSent = true;
-    const payload = Buffer.alloc(2 + Buffer.byteLength(reason));
-    payload.writeUInt16BE(code, 0);
-    payload.write(reason, 2);
-    this.socket.write(encodeFrame({ fin: true, opcode: Opcode.Close, payload }));
-    const timer = setTimeout(() => this.socket.destroy(), 2000);
-    timer.unref();
-    this.socket.once('close', () => clearTimeout(timer));
+    if (this.ws.readyState === this.ws.CLOSING || this.ws.readyState === this.ws.CLOSED) return;
+    this.ws.close(code, reason);
   }
 
-  private receive(chunk: Buffer): void {
-    try {
-      for (const f of this.parser.push(chunk)) this.frame(f.opcode, f.fin, f.payload);
-    } catch (err) {
-      const code = err instanceof WebSocketProtocolError ? err.code : 1011;
-      this.close(code, err instanceof Error ? err.message.slice(0, 100) : '');
-      this.socket.destroy();
-    }
+  /**
+   * The connection as a byte stream carried in binary messages (how kubectl
+   * tunnels SPDY over a WebSocket: message boundaries mean nothing).
+   */
+  stream(): Duplex {
+    return createWebSocketStream(this.ws);
   }
-
-  private frame(opcode: number, fin: boolean, payload: Buffer): void {
-    switch (opcode) {
-      case Opcode.Ping:
-        if (!this.closeSent) this.socket.write(encodeFrame({ fin: true, opcode: Opcode.Pong, payload }));
-        return;
-      case Opcode.Pong:
-        return;
-      case Opcode.Close:
-        if (this.closeSent) this.socket.end();
-        else {
-          this.closeSent = true;
-          // echo the peer's status code, as RFC 6455 §5.5.1 asks
-          this.socket.end(encodeFrame({ fin: true, opcode: Opcode.Close, payload: payload.subarray(0, 2) }));
-        }
-        return;
-      case Opcode.Text:
-      case Opcode.Binary:
-        if (this.fragments.length) throw new WebSocketProtocolError(1002, 'new message inside a fragmented one');
-        if (fin) return this.messageListener({ binary: opcode === Opcode.Binary, data: payload });
-        this.fragmentOpcode = opcode;
-        this.fragments = [payload];
-        return;
-      case Opcode.Continuation: {
-        if (!this.fragments.length) throw new WebSocketProtocolError(1002, 'continuation without a message');
-        this.fragments.push(payload);
-        if (this.fragments.reduce((n, b) => n + b.length, 0) > MAX_MESSAGE) throw new WebSocketProtocolError(1009, 'message too large');
-        if (!fin) return;
-        const data = Buffer.concat(this.fragments);
-        this.fragments = [];
-        return this.messageListener({ binary: this.fragmentOpcode === Opcode.Binary, data });
-      }
-      default:
-        throw new WebSocketProtocolError(1002, `unknown opcode ${opcode}`);
-    }
-  }
-}
-
-/**
- * A byte stream carried in binary messages (how kubectl tunnels SPDY over a
- * WebSocket: message boundaries mean nothing).
- */
-export function webSocketStream(ws: WebSocketConnection): Duplex {
-  const stream = new Duplex({
-    read() {
-      // data is pushed as it arrives
-    },
-    write(chunk: Buffer, _enc, cb) {
-      ws.send(chunk);
-      void ws.drained().then(() => cb());
-    },
-    final(cb) {
-      ws.close(1000);
-      cb();
-    },
-    destroy(err, cb) {
-      ws.close(1000);
-      cb(err);
-    },
-  });
-  ws.onMessage((m) => {
-    if (m.binary) stream.push(m.data);
-  });
-  void ws.closed.then(() => stream.push(null));
-  return stream;
 }
