@@ -11,7 +11,6 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   watch: () => import('./watch.js'),
   podstartup: () => import('./podstartup.js'),
   testing: () => import('./testing.js'),
-  metrics: () => import('./metrics.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

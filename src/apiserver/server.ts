@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { Duplex } from 'node:stream';
 import { ApiError, badRequest, internalError, methodNotAllowed, notFound } from '../machinery/api-error.js';
 import type { Logger } from '../machinery/logger.js';
+import { serveMetrics } from '../base/http/health.js';
 import { closeGracefully, listen } from '../base/http/listen.js';
 import type { Storage } from '../storage/storage.js';
 import { StorageError } from '../storage/errors.js';
@@ -302,9 +303,7 @@ export class ApiServer {
       case '/version':
         return writeBody(res, 200, versionInfo());
       case '/metrics':
-        res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
-        res.end(this.metrics.render());
-        return;
+        return serveMetrics(res, this.metrics);
     }
     if (serveDiscovery(req, res, path, this.registry)) return;
     if (serveOpenApi(req, res, path, this.registry)) return;

@@ -219,7 +219,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     ]),
   });
   observe = server.metrics.observeStorage;
-  const storageWatches = server.metrics.registry.gauge('apiserver_storage_watches', 'Watches open on the storage, by resource key prefix (one per cached resource).');
+  const storageWatches = server.metrics.registry.gauge('apiserver_storage_watches', 'Watches open on the storage, by resource key prefix (one per cached resource).', ['resource']);
   onStorageWatch = (resource, delta) => storageWatches.inc({ resource }, delta);
   const port = await server.start();
   await bootstrapCluster(server.apiRegistry, { advertiseAddress: advertise, port, logger, caPem: pki.ca.certPem });

@@ -4,7 +4,7 @@ import { Client } from '../client/rest/client.js';
 import { loadKubeconfig } from '../client/rest/kubeconfig.js';
 import { runLeaderElection } from '../client/leaderelection/leader-election.js';
 import type { Logger } from '../machinery/logger.js';
-import type { Gauge } from '../machinery/metrics/gauge.js';
+import type { Gauge } from '../base/metrics/registry.js';
 import type { CommandContext, FlagValues } from './command.js';
 import { UsageError, type FlagSpec } from './flags.js';
 
@@ -100,4 +100,4 @@ export async function runWhileLeading(o: LeaderLoopOptions): Promise<void> {
 }
 
 /** leader_election_master_status, as upstream names it. */
-export const LEADER_GAUGE = ['leader_election_master_status', 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master.'] as const;
+export const LEADER_GAUGE = ['leader_election_master_status', 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master.', ['name']] as const;

@@ -3,7 +3,7 @@ import type { SharedInformerFactory } from '../client/cache/shared-informer-fact
 import type { EventRecorder } from '../client/events/event-recorder.js';
 import type { Logger } from '../machinery/logger.js';
 import type { Clock } from '../base/clock.js';
-import type { MetricsRegistry } from '../machinery/metrics/registry.js';
+import type { MetricsRegistry } from '../base/metrics/registry.js';
 
 /** Makes an event recorder reporting as `component` (e.g. `deployment-controller`). */
 export type EventRecorderFactory = (component: string) => EventRecorder;

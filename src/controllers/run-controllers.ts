@@ -4,7 +4,7 @@ import { SharedInformerFactory } from '../client/cache/shared-informer-factory.j
 import { EventRecorder } from '../client/events/event-recorder.js';
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../machinery/logger.js';
-import type { MetricsRegistry } from '../machinery/metrics/registry.js';
+import type { MetricsRegistry } from '../base/metrics/registry.js';
 import type { ControllerConfig, ControllerDescriptor } from './controller-descriptor.js';
 
 export interface RunControllersOptions {

@@ -9,7 +9,7 @@ import { sleep } from '../client/flowcontrol/sleep.js';
 
 import { isConflict, isNotFound, type Client } from '../client/rest/index.js';
 import type { Logger } from '../machinery/logger.js';
-import type { MetricsRegistry } from '../machinery/metrics/registry.js';
+import type { MetricsRegistry } from '../base/metrics/registry.js';
 import { LeaseRenewer } from './node/lease-renewer.js';
 import { readMachineInfo } from './node/machine-info.js';
 import { NodeStatusReporter } from './node/node-status-reporter.js';

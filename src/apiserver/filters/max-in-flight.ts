@@ -1,5 +1,5 @@
 import { ApiError } from '../../machinery/api-error.js';
-import type { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import type { MetricsRegistry } from '../../base/metrics/registry.js';
 import { SYSTEM_MASTERS, type UserInfo } from '../authentication/user-info.js';
 import type { RequestInfo } from '../request-info.js';
 import { ConcurrencyLimit, type Release } from './concurrency-limit.js';
@@ -45,8 +45,8 @@ export class MaxInFlightFilter {
     this.readOnly = new ConcurrencyLimit(limits.maxRequestsInflight);
     this.mutating = new ConcurrencyLimit(limits.maxMutatingRequestsInflight);
     this.watches = new ConcurrencyLimit(limits.maxWatches);
-    this.dropped = metrics.counter('apiserver_dropped_requests_total', 'Number of requests dropped with "Too many requests" error, by request kind.');
-    this.current = metrics.gauge('apiserver_current_inflight_requests', 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.');
+    this.dropped = metrics.counter('apiserver_dropped_requests_total', 'Number of requests dropped with "Too many requests" error, by request kind.', ['request_kind']);
+    this.current = metrics.gauge('apiserver_current_inflight_requests', 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.', ['request_kind']);
   }
 
   /** Takes a slot for the request, or throws 429. Release it when the request is done. */

@@ -72,7 +72,7 @@ test('a user past the in-flight limit gets 429 with Retry-After while system:mas
     assert.equal((await s.request('GET', '/api/v1/nodes')).status, 200);
     // health probes are exempt
     assert.equal((await s.request('GET', '/readyz', { client: other })).status, 200);
-    assert.match(s.server.metrics.render(), /apiserver_dropped_requests_total\{request_kind="readOnly"\} 1/);
+    assert.match(await s.server.metrics.render(), /apiserver_dropped_requests_total\{request_kind="readOnly"\} 1/);
     gate.release();
     for (const r of await Promise.all(held)) assert.equal(r.status, 200);
     // the slots are free again

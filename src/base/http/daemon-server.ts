@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import type { MetricsRegistry } from '../../base/metrics/registry.js';
 import { type HealthCheck, HEALTH_PATHS, serveHealth, serveMetrics } from './health.js';
 import { closeGracefully, listen } from './listen.js';
 
@@ -35,7 +35,7 @@ export class DaemonServer {
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://daemon');
-    if (url.pathname === '/metrics') return serveMetrics(res, this.opts.metrics.render());
+    if (url.pathname === '/metrics') return serveMetrics(res, this.opts.metrics);
     if (HEALTH_PATHS.includes(url.pathname)) {
       const checks = url.pathname === '/readyz' ? (this.opts.readiness ?? {}) : {};
       return serveHealth(res, url.pathname, url.searchParams, checks, { showReasons: true });

@@ -34,7 +34,14 @@ export async function serveHealth(res: ServerResponse, path: string, query: URLS
 }
 
 /** Answers /metrics with the Prometheus text exposition. */
-export function serveMetrics(res: ServerResponse, rendered: string): void {
-  res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' });
-  res.end(rendered);
+/** What /metrics serves: Prometheus text and its content type (a MetricsRegistry). */
+export interface MetricsSource {
+  readonly contentType: string;
+  render(): Promise<string>;
+}
+
+export async function serveMetrics(res: ServerResponse, metrics: MetricsSource): Promise<void> {
+  const body = await metrics.render();
+  res.writeHead(200, { 'Content-Type': metrics.contentType });
+  res.end(body);
 }

@@ -6,7 +6,7 @@ import { InvalidDurationError, parseDuration } from '../../machinery/duration.js
 import { CLIENT_FLAGS, clientFromFlags, healthFlags, healthPort, LEADER_GAUGE, leaderElectionFlags, runWhileLeading } from '../component-runtime.js';
 import { UsageError } from '../flags.js';
 import { DaemonServer } from '../../base/http/daemon-server.js';
-import { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import { MetricsRegistry } from '../../base/metrics/registry.js';
 import { CONTROLLERS } from '../../controllers/registry.js';
 import { selectControllers, UnknownControllerError } from '../../controllers/controller-selection.js';
 import { runControllers } from '../../controllers/run-controllers.js';

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Client, loadKubeconfig } from '../../client/rest/index.js';
 import { DaemonServer } from '../../base/http/daemon-server.js';
-import { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import { MetricsRegistry } from '../../base/metrics/registry.js';
 import { Kubelet } from '../../kubelet/kubelet.js';
 import { addResourceLists, parseResourceList, parseTaints } from '../../kubelet/node/node-status.js';
 import { loadRegistries, RegistriesConfigError } from '../../kubelet/containerd/registries-config.js';

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Client, loadKubeconfig } from '../../client/rest/index.js';
 import { DaemonServer } from '../../base/http/daemon-server.js';
-import { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import { MetricsRegistry } from '../../base/metrics/registry.js';
 import { proxyMetrics } from '../../proxy/proxy-metrics.js';
 import { ProxyServer } from '../../proxy/proxy-server.js';
 import { InterfaceAddresses, UnboundAddresses } from '../../proxy/service-addresses.js';

@@ -5,7 +5,7 @@ import { UsageError } from '../flags.js';
 import { SharedInformerFactory } from '../../client/cache/shared-informer-factory.js';
 import { EventRecorder } from '../../client/events/event-recorder.js';
 import { DaemonServer } from '../../base/http/daemon-server.js';
-import { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import { MetricsRegistry } from '../../base/metrics/registry.js';
 import { ConfigurationError, defaultConfiguration, parseSchedulerConfiguration, type SchedulerConfiguration } from '../../scheduler/config/scheduler-configuration.js';
 import { UnknownPluginError } from '../../scheduler/framework/framework.js';
 import { InvalidPluginArgsError } from '../../scheduler/framework/invalid-plugin-args-error.js';

@@ -6,7 +6,7 @@ import { waitForCacheSync } from '../cache/wait-for-cache-sync.js';
 import { RateLimitingQueue } from '../workqueue/rate-limiting-queue.js';
 import { QueueMetrics } from '../workqueue/queue-metrics.js';
 import type { RateLimiter } from '../workqueue/rate-limiter.js';
-import type { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import type { MetricsRegistry } from '../../base/metrics/registry.js';
 import type { Logger } from '../../machinery/logger.js';
 import { logSyncError } from './sync-error.js';
 import { TerminalError, type Reconciler, type ReconcileResult } from './reconciler.js';

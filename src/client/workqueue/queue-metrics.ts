@@ -1,5 +1,5 @@
-import { defaultRegistry, type MetricsRegistry } from '../../machinery/metrics/registry.js';
-import { exponentialBuckets } from '../../machinery/metrics/histogram.js';
+import { defaultRegistry, type MetricsRegistry } from '../../base/metrics/registry.js';
+import { exponentialBuckets } from '../../base/metrics/registry.js';
 
 /** Seconds, 10 µs to ~10 s as client-go's workqueue metrics. */
 const BUCKETS = exponentialBuckets(1e-5, 10, 7);
@@ -15,11 +15,11 @@ export class QueueMetrics {
 
   constructor(name: string, registry: MetricsRegistry = defaultRegistry) {
     this.labels = { name };
-    this.depthGauge = registry.gauge('workqueue_depth', 'Current depth of workqueue');
-    this.addsCounter = registry.counter('workqueue_adds_total', 'Total number of adds handled by workqueue');
-    this.latency = registry.histogram('workqueue_queue_duration_seconds', 'How long in seconds an item stays in workqueue before being requested.', BUCKETS);
-    this.workDuration = registry.histogram('workqueue_work_duration_seconds', 'How long in seconds processing an item from workqueue takes.', BUCKETS);
-    this.retriesCounter = registry.counter('workqueue_retries_total', 'Total number of retries handled by workqueue');
+    this.depthGauge = registry.gauge('workqueue_depth', 'Current depth of workqueue', ['name']);
+    this.addsCounter = registry.counter('workqueue_adds_total', 'Total number of adds handled by workqueue', ['name']);
+    this.latency = registry.histogram('workqueue_queue_duration_seconds', 'How long in seconds an item stays in workqueue before being requested.', ['name'], BUCKETS);
+    this.workDuration = registry.histogram('workqueue_work_duration_seconds', 'How long in seconds processing an item from workqueue takes.', ['name'], BUCKETS);
+    this.retriesCounter = registry.counter('workqueue_retries_total', 'Total number of retries handled by workqueue', ['name']);
     this.depthGauge.set(this.labels, 0);
   }
 

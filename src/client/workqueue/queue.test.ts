@@ -8,7 +8,7 @@ import { ItemExponentialFailureRateLimiter } from './item-exponential-failure-ra
 import { BucketRateLimiter } from './bucket-rate-limiter.js';
 import { MaxOfRateLimiter, defaultControllerRateLimiter } from './rate-limiter.js';
 import { QueueMetrics } from './queue-metrics.js';
-import { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import { MetricsRegistry } from '../../base/metrics/registry.js';
 import { waitFor } from '../testing/wait-for.js';
 
 test('dedups, never hands a processing item out twice, defers re-adds until done', async () => {
@@ -117,7 +117,7 @@ test('rate-limiting queue retries with backoff and records metrics', async () =>
   q.forget('k');
   q.done('k');
   assert.equal(q.numRequeues('k'), 0);
-  const text = registry.render();
+  const text = await registry.render();
   assert.match(text, /workqueue_adds_total\{name="test"\} 2/);
   assert.match(text, /workqueue_retries_total\{name="test"\} 1/);
   assert.match(text, /workqueue_depth\{name="test"\} 0/);

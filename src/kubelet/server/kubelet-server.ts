@@ -1,6 +1,6 @@
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { MetricsRegistry } from '../../machinery/metrics/registry.js';
+import type { MetricsRegistry } from '../../base/metrics/registry.js';
 import { serveHealth, serveMetrics } from '../../base/http/health.js';
 import { closeGracefully, listen } from '../../base/http/listen.js';
 import type { Duplex } from 'node:stream';
@@ -67,7 +67,7 @@ export class KubeletServer {
         if (!sock.authorized && parts[0] !== 'healthz') return text(res, 401, 'Unauthorized\n');
       }
       if (parts[0] === 'healthz') return await serveHealth(res, '/healthz', url.searchParams, {});
-      if (parts[0] === 'metrics') return serveMetrics(res, this.opts.metrics.render());
+      if (parts[0] === 'metrics') return await serveMetrics(res, this.opts.metrics);
       if (parts[0] === 'pods' && parts.length === 1) return text(res, 200, JSON.stringify(this.opts.pods()), 'application/json');
       if (parts[0] === 'containerLogs' && (parts.length === 3 || parts.length === 4) && req.method === 'GET') {
         let opts;
