@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { bootstrapCluster } from '../apiserver/bootstrap.js';
 import { runCompaction } from '../apiserver/compaction.js';
 import { runEventExpiry } from '../apiserver/event-ttl.js';
-import { defaultServingHosts, ensurePki, writeKubeconfig, ADMIN_USER } from '../apiserver/pki/index.js';
+import { defaultServingHosts, ensurePki, issueClientCertificate, writeKubeconfig, ADMIN_USER } from '../apiserver/pki/index.js';
 import { ApiServer } from '../apiserver/server.js';
 import type { Logger } from '../machinery/logger.js';
 import { DEFAULT_MAX_OBJECT_BYTES, DEFAULT_QUOTA_BYTES, SqliteStorage } from '../storage/sqlite/index.js';
@@ -101,6 +101,12 @@ export interface RunningApiServer {
   port: number;
   kubeconfigPath: string;
   server: ApiServer;
+  /**
+   * A kubeconfig in the data dir for a component's own identity: a client
+   * certificate from the cluster CA with the user as CN and the groups as O
+   * (as kubeadm writes scheduler.conf, controller-manager.conf, kubelet.conf).
+   */
+  credentials(name: string, user: string, groups?: readonly string[]): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -249,6 +255,12 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     port,
     kubeconfigPath,
     server,
+    async credentials(name, user, groups = []) {
+      const path = join(dataDir, `${name}.kubeconfig`);
+      const pair = await issueClientCertificate(pki, { commonName: user, organizations: groups });
+      await writeKubeconfig(path, { server: `https://127.0.0.1:${port}`, caPem: pki.ca.certPem, certPem: pair.certPem, keyPem: pair.keyPem, user });
+      return path;
+    },
     async stop() {
       compaction.abort();
       rbacWatch.abort();

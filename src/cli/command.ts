@@ -8,9 +8,16 @@ export interface CommandContext {
   signal: AbortSignal;
   /**
    * Inside `skiff server`: the admin kubeconfig and data dir of the API
-   * server started in the same process. Standalone: from flags.
+   * server started in the same process, and component credentials (each
+   * component runs as its upstream identity, not as the admin). Standalone:
+   * from flags.
    */
-  server?: { kubeconfig: string; dataDir: string };
+  server?: {
+    kubeconfig: string;
+    dataDir: string;
+    /** A kubeconfig for a component's own identity (user, groups), issued by the cluster CA; `name` names its file. */
+    credentials(name: string, user: string, groups?: readonly string[]): Promise<string>;
+  };
 }
 
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;

@@ -10,7 +10,7 @@ import { UsageError, type FlagSpec } from './flags.js';
 
 /** How a component reaches the API server. */
 export const CLIENT_FLAGS = {
-  kubeconfig: { type: 'string', default: '', description: 'kubeconfig of the API server (inside skiff server: the admin kubeconfig)' },
+  kubeconfig: { type: 'string', default: '', description: 'kubeconfig of the API server (inside skiff server: one for the component\'s own identity)' },
   'kube-api-qps': { type: 'string', default: '50', description: 'client-side requests per second to the API server' },
   'kube-api-burst': { type: 'string', default: '100', description: 'client-side request burst' },
 } satisfies FlagSpec;
@@ -40,10 +40,25 @@ export function healthPort(flags: FlagValues, ctx: CommandContext, defaultPort: 
   return v === '' || v === undefined ? (ctx.server ? 0 : defaultPort) : Number(v);
 }
 
-/** An API client from --kubeconfig (or skiff server's, or $KUBECONFIG) with the component's rate limits. */
-export function clientFromFlags(flags: FlagValues, ctx: CommandContext, component: string): Client {
-  const kubeconfig = String(flags.kubeconfig || ctx.server?.kubeconfig || process.env.KUBECONFIG || '');
-  if (!kubeconfig) throw new UsageError('--kubeconfig is required');
+/** A component's upstream identity: its user and groups, and the kubeconfig file skiff server writes for it. */
+export interface ComponentIdentity {
+  file: string;
+  user: string;
+  groups?: readonly string[];
+}
+
+/** The kubeconfig to use: --kubeconfig, else (inside skiff server) one for the component's own identity, else $KUBECONFIG. */
+export async function componentKubeconfig(flags: FlagValues, ctx: CommandContext, identity: ComponentIdentity): Promise<string> {
+  const explicit = String(flags.kubeconfig || '');
+  if (explicit) return explicit;
+  if (ctx.server) return ctx.server.credentials(identity.file, identity.user, identity.groups);
+  const env = process.env.KUBECONFIG ?? '';
+  if (!env) throw new UsageError('--kubeconfig is required');
+  return env;
+}
+
+/** An API client from a kubeconfig with the component's rate limits. */
+export function clientFromFlags(flags: FlagValues, kubeconfig: string, component: string): Client {
   return new Client({ ...loadKubeconfig(kubeconfig), qps: Number(flags['kube-api-qps']), burst: Number(flags['kube-api-burst']) }, { component });
 }
 

@@ -102,7 +102,7 @@ async function runServer(args: string[], components: ComponentCommand[], apiOnly
   if (!apiOnly) {
     for (const c of components.filter((x) => x.serverOrder !== undefined && !disabled.has(x.name) && !disabled.has('all')).sort((a, b) => a.serverOrder! - b.serverOrder!)) {
       const cflags = parseFlags(perComponent.get(c.name) ?? [], c.flags) as FlagValues;
-      started.push(runAsComponent(componentServiceName(c.name), () => startComponent(c, cflags, { logger: createLogger(c.name), signal: stopComponents.signal, server: { kubeconfig: running.kubeconfigPath, dataDir: String(flags['data-dir']) } })));
+      started.push(runAsComponent(componentServiceName(c.name), () => startComponent(c, cflags, { logger: createLogger(c.name), signal: stopComponents.signal, server: { kubeconfig: running.kubeconfigPath, dataDir: String(flags['data-dir']), credentials: running.credentials } })));
     }
   }
   onShutdown(async () => {

@@ -47,9 +47,8 @@ export function registerEventHandlers(s: Scheduler, informers: SharedInformerFac
   );
   regs.push(
     s.pods.addEventHandler({
-      onAdd: (raw) => {
-        if (terminal(raw)) return;
-        const pod = s.resolvePriority(raw);
+      onAdd: (pod) => {
+        if (terminal(pod)) return;
         if (pod.spec?.nodeName) {
           s.cache.addPod(pod);
           s.onClusterEvent({ resource: 'AssignedPod', action: 'Add' });
@@ -57,8 +56,7 @@ export function registerEventHandlers(s: Scheduler, informers: SharedInformerFac
           s.queue.add(pod);
         }
       },
-      onUpdate: (oldRaw, raw) => {
-        const pod = s.resolvePriority(raw);
+      onUpdate: (oldRaw, pod) => {
         if (pod.spec?.nodeName) {
           if (!oldRaw.spec?.nodeName) s.queue.delete(pod);
           if (terminal(pod)) {

@@ -2,7 +2,6 @@ import { realClock, type Clock } from '../base/clock.js';
 import { setMaxListeners } from 'node:events';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import type { Namespace, Node, Pod } from 'kubernetes-types/core/v1.js';
-import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { SharedIndexInformer } from '../client/cache/shared-informer.js';
 import type { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 import type { EventRecorder } from '../client/events/event-recorder.js';
@@ -18,7 +17,6 @@ import { PodInfo } from './framework/pod-info.js';
 import { Code } from './framework/status.js';
 import type { SchedulerMetrics } from './metrics.js';
 import { inTreeRegistry } from './plugins/registry.js';
-import { withResolvedPriority } from './priority-resolver.js';
 import { SchedulingQueue, type QueueEvent, type SchedulingQueueOptions } from './queue/scheduling-queue.js';
 import type { QueuedPodInfo } from './queue/queued-pod-info.js';
 import { ScheduleAlgorithm, SchedulingError } from './schedule-algorithm.js';
@@ -27,7 +25,6 @@ import { reportFailure, type Failure } from './report-failure.js';
 import { context, trace } from '@opentelemetry/api';
 import { ATTR } from '../trace/attributes.js';
 import { inChildSpan, recordingSpan, startCausedSpan, startSpan } from '../trace/spans.js';
-import { PRIORITY_CLASSES } from '../api/resource-refs.js';
 
 const gvr = (group: string, resource: string) => ({ group, version: 'v1', resource });
 
@@ -71,7 +68,6 @@ export class Scheduler {
   readonly profiles = new Map<string, Profile>();
   readonly pods: SharedIndexInformer<Pod>;
   readonly nodes: SharedIndexInformer<Node>;
-  private readonly priorityClasses: SharedIndexInformer<PriorityClass>;
   private readonly algorithm: ScheduleAlgorithm;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly bindings: BindingSlots;
@@ -81,7 +77,6 @@ export class Scheduler {
     const f = o.informers;
     this.pods = f.forResource<Pod>(gvr('', 'pods'));
     this.nodes = f.forResource<Node>(gvr('', 'nodes'));
-    this.priorityClasses = f.forResource<PriorityClass>(PRIORITY_CLASSES);
     const namespaces = f.forResource<Namespace>(gvr('', 'namespaces'));
     this.clock = o.clock ?? realClock;
     this.cache = new SchedulerCache({ clock: this.clock });
@@ -105,11 +100,6 @@ export class Scheduler {
   /** Whether a pod's schedulerName is one of our profiles. */
   responsibleFor(pod: Pod): boolean {
     return this.profiles.has(pod.spec?.schedulerName || 'default-scheduler');
-  }
-
-  /** Fills in priority from PriorityClasses (until the API server's admission does it). */
-  resolvePriority(pod: Pod): Pod {
-    return withResolvedPriority(pod, this.priorityClasses.lister);
   }
 
   /** Lists and watches, then schedules until the signal aborts; waits for in-flight bindings. */

@@ -33,7 +33,8 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
   const stopping = new AbortController();
   const names = typeof options.nodes === 'number' ? Array.from({ length: options.nodes }, (_, i) => `node-${i + 1}`) : (options.nodes ?? []);
   const nodes = new SimulatedNodes(api.client, names);
-  const ctx = { logger, signal: stopping.signal, server: { kubeconfig: api.kubeconfigPath, dataDir: '' } };
+  // components run as the admin here: the test API server's authorization is not what these tests are about
+  const ctx = { logger, signal: stopping.signal, server: { kubeconfig: api.kubeconfigPath, dataDir: '', credentials: async () => api.kubeconfigPath } };
   const run = (component: ComponentCommand, args: string[]) => {
     const flags = parseFlags(['--no-leader-elect', '--health-port=0', ...args], component.flags) as FlagValues;
     const componentLogger = logger.with({ component: component.name });
@@ -44,7 +45,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
   const running: Promise<void>[] = [];
   try {
     await nodes.start();
-    running.push(run(controllerManager, options.controllers ? [`--controllers=${options.controllers.join(',')}`] : []));
+    running.push(run(controllerManager, ['--use-service-account-credentials=false', ...(options.controllers ? [`--controllers=${options.controllers.join(',')}`] : [])]));
     if (options.scheduler ?? true) running.push(run(scheduler, []));
   } catch (err) {
     stopping.abort();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { CommandContext, ComponentCommand, FlagValues } from '../command.js';
 import type { ControllerConfig } from '../../controllers/controller-descriptor.js';
 import { InvalidDurationError, parseDuration } from '../../machinery/duration.js';
-import { CLIENT_FLAGS, clientFromFlags, healthFlags, healthPort, LEADER_GAUGE, leaderElectionFlags, runWhileLeading } from '../component-runtime.js';
+import { CLIENT_FLAGS, clientFromFlags, componentKubeconfig, healthFlags, healthPort, LEADER_GAUGE, leaderElectionFlags, runWhileLeading } from '../component-runtime.js';
 import { UsageError } from '../flags.js';
 import { DaemonServer } from '../../base/http/daemon-server.js';
 import { MetricsRegistry } from '../../base/metrics/registry.js';
@@ -11,6 +11,23 @@ import { CONTROLLERS } from '../../controllers/registry.js';
 import { selectControllers, UnknownControllerError } from '../../controllers/controller-selection.js';
 import { runControllers } from '../../controllers/run-controllers.js';
 import { CidrError, CidrSet } from '../../controllers/nodeipam/cidr-set.js';
+import { CONTROLLER_SERVICE_ACCOUNTS, ServiceAccountCredentials } from '../../controllers/service-account-credentials.js';
+import { loadKubeconfig, type Client } from '../../client/rest/index.js';
+import { sleep } from '../../client/flowcontrol/sleep.js';
+import type { Logger } from '../../machinery/logger.js';
+
+/** Retries a start-up call (the API server may still be coming up) until it works or the signal aborts. */
+async function withRetries<T>(fn: () => Promise<T>, signal: AbortSignal, logger: Logger): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (signal.aborted || attempt >= 30) throw err;
+      logger.warn('getting controller credentials failed; retrying', { error: err instanceof Error ? err.message : String(err) });
+      await sleep(Math.min(5000, 200 * 2 ** attempt), signal);
+    }
+  }
+}
 
 function durationFlag(flags: FlagValues, name: string): number {
   try {
@@ -87,6 +104,7 @@ export const command: ComponentCommand = {
     'cluster-signing-cert-file': { type: 'string', default: '', description: 'CA certificate the csrsigning controller signs with (inside skiff server: the cluster CA)' },
     'cluster-signing-key-file': { type: 'string', default: '', description: 'its private key' },
     'cluster-signing-duration': { type: 'string', default: '8760h0m0s', description: 'longest validity of a certificate the csrsigning controller issues' },
+    'use-service-account-credentials': { type: 'string', default: '', description: 'each controller acts as its own kube-system service account (default: true inside skiff server, false standalone)' },
     ...leaderElectionFlags('kube-system/kube-controller-manager'),
     ...healthFlags(DEFAULT_HEALTH_PORT),
   },
@@ -102,14 +120,25 @@ export const command: ComponentCommand = {
     }
     const config = controllerConfigFromFlags(flags, ctx);
     if (config.allocateNodeCidrs) cidrFlags(config);
-    const client = clientFromFlags(flags, ctx, 'controller-manager');
+    const kubeconfig = await componentKubeconfig(flags, ctx, { file: 'controller-manager', user: 'system:kube-controller-manager' });
+    const client = clientFromFlags(flags, kubeconfig, 'controller-manager');
+    const useSA = String(flags['use-service-account-credentials'] || (ctx.server ? 'true' : 'false'));
+    if (useSA !== 'true' && useSA !== 'false') throw new UsageError(`invalid --use-service-account-credentials ${JSON.stringify(useSA)}, want true or false`);
     const metrics = new MetricsRegistry();
     const leaderGauge = metrics.gauge(...LEADER_GAUGE);
     const daemon = new DaemonServer({ bindAddress: String(flags['bind-address']), port: healthPort(flags, ctx, DEFAULT_HEALTH_PORT), metrics });
     const port = await daemon.start();
     logger.info('controller manager started', { healthPort: port, controllers: selected.map((c) => c.name) });
-    // each controller writes through its own client and rate limit, as upstream's client builder gives them
-    const clients = new Map(selected.map((c) => [c.name, clientFromFlags(flags, ctx, `controller-manager/${c.name}`)]));
+    // each controller writes through its own client and rate limit, as upstream's client builder gives them;
+    // with service-account credentials each also acts as its own kube-system service account
+    const base = { ...loadKubeconfig(kubeconfig), qps: Number(flags['kube-api-qps']), burst: Number(flags['kube-api-burst']) };
+    const credentials = useSA === 'true' ? new ServiceAccountCredentials({ client, base, logger }) : undefined;
+    const clients = new Map<string, Client>();
+    for (const c of selected) {
+      const sa = CONTROLLER_SERVICE_ACCOUNTS[c.name];
+      const component = `controller-manager/${c.name}`;
+      clients.set(c.name, credentials && sa ? await withRetries(() => credentials.clientFor(sa, component, ctx.signal), ctx.signal, logger) : clientFromFlags(flags, kubeconfig, component));
+    }
     const run = (signal: AbortSignal) => runControllers({ client, clientFor: (name) => clients.get(name) ?? client, controllers: selected, logger, metrics, host: hostname(), config }, signal);
     try {
       const lease = { namespace: 'kube-system', name: 'kube-controller-manager' };
@@ -118,6 +147,7 @@ export const command: ComponentCommand = {
       await daemon.stop();
       client.close();
       for (const c of clients.values()) c.close();
+      await credentials?.stopped();
     }
   },
 };

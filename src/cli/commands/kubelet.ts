@@ -62,7 +62,7 @@ export const command: ComponentCommand = {
   serverOrder: 40,
   flags: {
     'oom-score-adj': { type: 'string', default: String(NODE_DAEMON_OOM_SCORE_ADJ), description: 'the oom_score_adj of this process, in [-1000, 1000] (upstream: -999)' },
-    kubeconfig: { type: 'string', default: '', description: 'kubeconfig to reach the API server (inside skiff server: the admin kubeconfig)' },
+    kubeconfig: { type: 'string', default: '', description: 'kubeconfig to reach the API server (inside skiff server: one for system:node:<node-name>)' },
     'node-name': { type: 'string', default: '', description: 'name of this node (default: the hostname)' },
     'node-ip': { type: 'string', default: '', description: 'address reported as InternalIP (default: first non-loopback IPv4)' },
     'root-dir': { type: 'string', default: '', description: 'directory for pod volumes and logs (default: <data-dir>/kubelet or /var/lib/skiff-kubelet)' },
@@ -94,7 +94,10 @@ export const command: ComponentCommand = {
     const inServer = ctx.server !== undefined;
     const nodeName = (str('node-name') || hostname()).toLowerCase();
     const rootDir = str('root-dir') || (ctx.server ? join(ctx.server.dataDir, 'kubelet') : '/var/lib/skiff-kubelet');
-    const kubeconfig = str('token') ? await joinWithToken(flags, nodeName, rootDir, ctx) : str('kubeconfig') || ctx.server?.kubeconfig;
+    // inside skiff server the kubelet is system:node:<name> in system:nodes, as a joined one
+    const kubeconfig = str('token')
+      ? await joinWithToken(flags, nodeName, rootDir, ctx)
+      : str('kubeconfig') || (await ctx.server?.credentials('kubelet', `system:node:${nodeName}`, ['system:nodes']));
     if (!kubeconfig) throw new UsageError('--kubeconfig (or --server and --token to join) is required outside skiff server');
     const port = Number(str('port') || (inServer ? 0 : 10250));
     const healthPort = Number(str('health-port') || (inServer ? 0 : 10248));

@@ -10,6 +10,7 @@ import type { ComponentCommand, FlagValues } from '../command.js';
 import { UsageError } from '../flags.js';
 import { NODE_DAEMON_OOM_SCORE_ADJ } from '../../base/oom-score.js';
 import { applyOomScoreAdj } from '../oom-score-flag.js';
+import { componentKubeconfig } from '../component-runtime.js';
 
 /** Upstream kube-proxy's ports: healthz 10256, metrics 10249. */
 const DEFAULT_HEALTHZ_PORT = 10256;
@@ -51,8 +52,7 @@ export const command: ComponentCommand = {
   async run(flags, ctx) {
     const logger = ctx.logger;
     applyOomScoreAdj(String(flags['oom-score-adj'] ?? NODE_DAEMON_OOM_SCORE_ADJ), logger);
-    const kubeconfig = String(flags.kubeconfig || ctx.server?.kubeconfig || process.env.KUBECONFIG || '');
-    if (!kubeconfig) throw new UsageError('--kubeconfig is required');
+    const kubeconfig = await componentKubeconfig(flags, ctx, { file: 'kube-proxy', user: 'system:kube-proxy' });
     if (flags['proxy-mode'] !== 'userspace') throw new UsageError(`--proxy-mode ${String(flags['proxy-mode'])} is not supported (only userspace)`);
     const inServer = ctx.server !== undefined;
     const nodeName = (String(flags['hostname-override'] ?? '') || hostname()).toLowerCase();

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { ComponentCommand } from '../command.js';
-import { CLIENT_FLAGS, clientFromFlags, healthFlags, healthPort, LEADER_GAUGE, leaderElectionFlags, runWhileLeading } from '../component-runtime.js';
+import { CLIENT_FLAGS, clientFromFlags, componentKubeconfig, healthFlags, healthPort, LEADER_GAUGE, leaderElectionFlags, runWhileLeading } from '../component-runtime.js';
 import { UsageError } from '../flags.js';
 import { SharedInformerFactory } from '../../client/cache/shared-informer-factory.js';
 import { EventRecorder } from '../../client/events/event-recorder.js';
@@ -39,7 +39,8 @@ export const command: ComponentCommand = {
   async run(flags, ctx) {
     const logger = ctx.logger;
     const config = await loadConfig(String(flags.config ?? ''));
-    const client = clientFromFlags(flags, ctx, 'scheduler');
+    const kubeconfig = await componentKubeconfig(flags, ctx, { file: 'scheduler', user: 'system:kube-scheduler' });
+    const client = clientFromFlags(flags, kubeconfig, 'scheduler');
     const registry = new MetricsRegistry();
     const leaderGauge = registry.gauge(...LEADER_GAUGE);
     const daemon = new DaemonServer({ bindAddress: String(flags['bind-address']), port: healthPort(flags, ctx, DEFAULT_HEALTH_PORT), metrics: registry });

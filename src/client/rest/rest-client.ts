@@ -149,6 +149,7 @@ export class RestClient {
 
   private authorization(): string | undefined {
     if (this.config.token) return `Bearer ${this.config.token}`;
+    if (this.config.tokenSource) return `Bearer ${this.config.tokenSource()}`;
     if (this.config.tokenFile) {
       const now = Date.now();
       if (!this.cachedToken || now - this.cachedToken.readAt > TOKEN_FILE_TTL_MS) {

@@ -17,6 +17,8 @@ export interface RestConfig {
   token?: string;
   /** A file holding the bearer token; re-read periodically because projected tokens rotate. */
   tokenFile?: string;
+  /** Asked for the bearer token on every request (a token the caller refreshes, e.g. a TokenRequest's). */
+  tokenSource?: () => string;
   username?: string;
   password?: string;
   /** Default namespace of the context (`default` if unset). */

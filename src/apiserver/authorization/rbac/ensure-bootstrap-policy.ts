@@ -4,6 +4,7 @@ import { ApiError } from '../../../machinery/api-error.js';
 import type { Logger } from '../../../machinery/logger.js';
 import type { ApiRegistry } from '../../api-registry.js';
 import { BOOTSTRAP_CLUSTER_ROLES, BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_ROLES, BOOTSTRAP_ROLE_BINDINGS } from './bootstrap-policy.js';
+import { CONTROLLER_CLUSTER_ROLE_BINDINGS, CONTROLLER_CLUSTER_ROLES, CONTROLLER_ROLE_BINDINGS, CONTROLLER_ROLES } from './controller-policy.js';
 import { NODE_BOOTSTRAP_CLUSTER_ROLE_BINDINGS, NODE_BOOTSTRAP_ROLE_BINDINGS, NODE_BOOTSTRAP_ROLES } from './node-bootstrap-policy.js';
 import { reconcileBinding, reconcileRole, type Reconciliation } from './reconcile-policy.js';
 
@@ -15,10 +16,10 @@ const G = 'rbac.authorization.k8s.io';
  * as the API server's own privileged loopback client would.
  */
 export async function ensureBootstrapPolicy(registry: ApiRegistry, logger: Logger): Promise<void> {
-  await ensureAll(registry, logger, 'clusterroles', BOOTSTRAP_CLUSTER_ROLES, (e: ClusterRole | undefined, x) => reconcileRole(e, x));
-  await ensureAll(registry, logger, 'clusterrolebindings', [...BOOTSTRAP_CLUSTER_ROLE_BINDINGS, ...NODE_BOOTSTRAP_CLUSTER_ROLE_BINDINGS], (e: ClusterRoleBinding | undefined, x) => reconcileBinding(e, x));
-  await ensureAll(registry, logger, 'roles', [...BOOTSTRAP_ROLES, ...NODE_BOOTSTRAP_ROLES], (e: Role | undefined, x) => reconcileRole(e, x));
-  await ensureAll(registry, logger, 'rolebindings', [...BOOTSTRAP_ROLE_BINDINGS, ...NODE_BOOTSTRAP_ROLE_BINDINGS], (e: RoleBinding | undefined, x) => reconcileBinding(e, x));
+  await ensureAll(registry, logger, 'clusterroles', [...BOOTSTRAP_CLUSTER_ROLES, ...CONTROLLER_CLUSTER_ROLES], (e: ClusterRole | undefined, x) => reconcileRole(e, x));
+  await ensureAll(registry, logger, 'clusterrolebindings', [...BOOTSTRAP_CLUSTER_ROLE_BINDINGS, ...CONTROLLER_CLUSTER_ROLE_BINDINGS, ...NODE_BOOTSTRAP_CLUSTER_ROLE_BINDINGS], (e: ClusterRoleBinding | undefined, x) => reconcileBinding(e, x));
+  await ensureAll(registry, logger, 'roles', [...BOOTSTRAP_ROLES, ...CONTROLLER_ROLES, ...NODE_BOOTSTRAP_ROLES], (e: Role | undefined, x) => reconcileRole(e, x));
+  await ensureAll(registry, logger, 'rolebindings', [...BOOTSTRAP_ROLE_BINDINGS, ...CONTROLLER_ROLE_BINDINGS, ...NODE_BOOTSTRAP_ROLE_BINDINGS], (e: RoleBinding | undefined, x) => reconcileBinding(e, x));
 }
 
 async function ensureAll<T extends { metadata?: { name?: string; namespace?: string } }>(
