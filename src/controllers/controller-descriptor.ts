@@ -37,6 +37,8 @@ export interface ControllerConfig {
   clusterSigningKeyFile: string;
   /** `--cluster-signing-duration`: the longest certificate it issues. */
   clusterSigningDurationMs: number;
+  /** `--root-ca-file`: the CA the root-ca-cert-publisher puts in every namespace ('' : the signing CA, if any). */
+  rootCaFile?: string;
 }
 
 export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = {
