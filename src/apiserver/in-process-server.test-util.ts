@@ -10,6 +10,7 @@ import { ensurePki, issueClientCertificate, type CertificateKeyPair } from './pk
 import type { RequestPipelineOptions } from './request-pipeline.js';
 import { ApiServer } from './server.js';
 import type { ServingLimits } from './filters/serving-limits.js';
+import type { WatchSettings } from './handlers/watch.js';
 
 export interface Reply {
   status: number;
@@ -33,7 +34,7 @@ export interface InProcessServer {
 
 /** A real API server over SQLite in a temporary directory, for the API server's own tests. */
 export async function startInProcessServer(
-  opts: { pipeline?: RequestPipelineOptions; storage?: (dir: string) => Storage; limits?: Partial<ServingLimits> } = {},
+  opts: { pipeline?: RequestPipelineOptions; storage?: (dir: string) => Storage; limits?: Partial<ServingLimits>; watch?: Partial<WatchSettings> } = {},
 ): Promise<InProcessServer> {
   const dir = await mkdtemp(join(tmpdir(), 'skiff-apiserver-'));
   const pki = await ensurePki(dir, { hosts: [] });
@@ -47,6 +48,7 @@ export async function startInProcessServer(
     logger,
     pipeline: opts.pipeline,
     limits: opts.limits,
+    watch: opts.watch,
   });
   const port = await server.start();
   try {

@@ -131,7 +131,7 @@ export class ApiServer {
     this.reviews = (opts.reviews ?? ((d) => reviewHandlers({ ...d, authorizers: [] })))({ authorizer: this.pipeline.authorizer, registry: this.registry });
     this.watchSettings = {
       minRequestTimeoutSeconds: 1800,
-      bookmarkIntervalMs: 10_000,
+      bookmarkIntervalMs: 60_000,
       onWatchStart: this.metrics.watchStarted,
       causes: this.causes,
       ...opts.watch,

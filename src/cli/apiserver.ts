@@ -53,7 +53,7 @@ export const APISERVER_FLAGS = {
   'service-cluster-ip-range': { type: 'string', default: '10.96.0.0/12', description: 'CIDR for Service cluster IPs' },
   'service-node-port-range': { type: 'string', default: '30000-32767', description: 'port range for NodePort Services' },
   'compaction-interval': { type: 'string', default: '300', description: 'seconds between storage compactions (0: never)' },
-  'watch-bookmark-interval': { type: 'string', default: '10', description: 'seconds between watch bookmarks' },
+  'watch-bookmark-interval': { type: 'string', default: '60', description: 'seconds between watch bookmarks (upstream: about a minute)' },
   'event-ttl': { type: 'string', default: '3600', description: 'seconds events are kept after their last update' },
   'etcd-cafile': { type: 'string', default: '', description: 'CA bundle to verify etcd servers (enables TLS)' },
   'etcd-certfile': { type: 'string', default: '', description: 'client certificate for etcd' },

@@ -68,6 +68,12 @@ export interface WatchOptions {
    * without such notifications never call it.
    */
   onProgress?: (revision: number) => void;
+  /**
+   * Optional, with onProgress: report progress about this often even while no
+   * event under the prefix arrives (etcd's progress notify), so a quiet
+   * watcher learns how far the store has moved.
+   */
+  progressIntervalMs?: number;
 }
 
 export interface Storage {

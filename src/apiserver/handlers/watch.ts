@@ -56,11 +56,26 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
   };
   const encodeEvent = watchEventEncoder(rendering);
   const send = (type: WatchEventType, object: unknown) => sendLine(encodeEvent(type, object));
+  // Bookmarks carry the watch cache's resourceVersion, reported by the storage in order with the events
+  // (every earlier event this watcher should see has been sent), so a quiet watcher's resume point moves on.
+  let progressRv = 0;
+  let progressSinceTick = false;
+  const bookmark = () => {
+    const rv = Math.max(progressRv, Number(lastRv) || 0);
+    if (rv === 0) return;
+    const obj: KubeObject = { kind: scope.resource.kind, apiVersion: apiVersionOf(scope.resource), metadata: { resourceVersion: String(rv) } };
+    send('BOOKMARK', obj).catch(() => abort());
+  };
+  const onProgress = (rv: number) => {
+    progressRv = Math.max(progressRv, rv);
+    progressSinceTick = true;
+    bookmark();
+  };
+  // a storage that reports no progress (or stalls) still gets a bookmark at the last event's resourceVersion
   const bookmarkTimer = bookmarks
     ? setInterval(() => {
-        if (!lastRv) return;
-        const obj: KubeObject = { kind: scope.resource.kind, apiVersion: apiVersionOf(scope.resource), metadata: { resourceVersion: lastRv } };
-        send('BOOKMARK', obj).catch(() => abort());
+        if (progressSinceTick) progressSinceTick = false;
+        else bookmark();
       }, settings.bookmarkIntervalMs)
     : undefined;
 
@@ -71,6 +86,7 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
       signal: controller.signal,
       sendInitialEvents: opts.sendInitialEvents,
       initialEventsEndBookmark: bookmarks,
+      ...(bookmarks ? { onProgress, progressIntervalMs: settings.bookmarkIntervalMs } : {}),
     });
     for await (const ev of events) {
       if (controller.signal.aborted) break;

@@ -21,6 +21,14 @@ export interface WatchParams {
   sendInitialEvents?: boolean;
   /** After the initial events of sendInitialEvents=true, a BOOKMARK annotated `k8s.io/initial-events-end` (allowWatchBookmarks). */
   initialEventsEndBookmark?: boolean;
+  /**
+   * Told a resourceVersion once every event up to it that passes the filter
+   * has been yielded: the store's revision (its watch cache's), which moves
+   * on with writes the filter drops and with other resources. About every
+   * `progressIntervalMs`.
+   */
+  onProgress?: (resourceVersion: number) => void;
+  progressIntervalMs?: number;
 }
 
 /** The annotation on the bookmark that ends a watch-list's initial events. */
@@ -58,7 +66,8 @@ export async function* watchObjects(store: RegistryStore, namespace: string, par
     await store.waitForRevision(n);
     from = n + 1;
   }
-  const events = store.backing.watch(store.prefix(namespace), { startRevision: from, signal: params.signal });
+  const progress = params.onProgress ? { onProgress: params.onProgress, progressIntervalMs: params.progressIntervalMs } : {};
+  const events = store.backing.watch(store.prefix(namespace), { startRevision: from, signal: params.signal, ...progress });
   try {
     for await (const ev of events) {
       const out = toObjectEvent(ev, filter);

@@ -16,6 +16,15 @@ export function eventBytes(event: WatchEvent): number {
   return event.kv.value.byteLength + (event.prevKv?.value.byteLength ?? 0) + event.kv.key.length;
 }
 
+/** Progress reports a watcher asked for (see WatchOptions.onProgress). */
+export interface WatcherProgress {
+  onProgress(revision: number): void;
+  /** Report about this often; 0 or unset: only when asked (requestProgress). */
+  intervalMs?: number;
+  /** The cache's revision: every event up to it has been handed to its watchers. */
+  revision(): number;
+}
+
 /**
  * One client's watch on the cache (upstream's cacheWatcher): the replayed
  * backlog, then live events that pass its key filter, in a bounded buffer.
@@ -26,7 +35,10 @@ export function eventBytes(event: WatchEvent): number {
 export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
   private backlog: WatchEvent[];
   private backlogIndex = 0;
-  private readonly buffer: WatchEvent[] = [];
+  /** Live events, and progress marks (a revision every earlier event reached). */
+  private readonly buffer: (WatchEvent | number)[] = [];
+  private markQueued = false;
+  private progressTimer: NodeJS.Timeout | undefined;
   private bufferHead = 0;
   private bufferBytes = 0;
   private waiter: Waiter | undefined;
@@ -39,9 +51,31 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
     backlog: WatchEvent[],
     private readonly capacity: WatcherCapacity,
     private readonly onFinish: (watcher: CacheWatcher) => void,
+    private readonly progress?: WatcherProgress,
   ) {
     // shared with nobody (EventWindow.since copies); filtered as it is read rather than copied again
     this.backlog = backlog;
+    if (progress?.intervalMs) {
+      this.progressTimer = setInterval(() => this.requestProgress(), progress.intervalMs);
+      this.progressTimer.unref();
+    }
+  }
+
+  /**
+   * Queues a progress report at the cache's revision behind the events
+   * already queued: the events of other namespaces, or that its client's
+   * selector drops, move it on too (upstream's bookmarks at the cache's
+   * resourceVersion).
+   */
+  requestProgress(): void {
+    if (this.finished || !this.progress || this.markQueued) return;
+    const revision = this.progress.revision();
+    // a pending pull means nothing is queued: every event up to now was taken
+    if (this.waiter) this.progress.onProgress(revision);
+    else {
+      this.markQueued = true;
+      this.buffer.push(revision);
+    }
   }
 
   [Symbol.asyncIterator](): this {
@@ -87,13 +121,19 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
       const event = this.backlog[this.backlogIndex++]!;
       if (event.kv.key.startsWith(this.prefix)) return Promise.resolve({ done: false, value: event });
     }
-    if (this.bufferHead < this.buffer.length) {
+    while (this.bufferHead < this.buffer.length) {
       const event = this.buffer[this.bufferHead++]!;
-      this.bufferBytes -= eventBytes(event);
       if (this.bufferHead > 1024 && this.bufferHead * 2 > this.buffer.length) {
         this.buffer.splice(0, this.bufferHead);
         this.bufferHead = 0;
       }
+      if (typeof event === 'number') {
+        // every event before the mark has been handed out
+        this.markQueued = false;
+        this.progress?.onProgress(event);
+        continue;
+      }
+      this.bufferBytes -= eventBytes(event);
       return Promise.resolve({ done: false, value: event });
     }
     return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
@@ -108,6 +148,7 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
   finish(): void {
     if (this.finished) return;
     this.finished = true;
+    clearInterval(this.progressTimer);
     this.backlog = [];
     this.buffer.length = 0;
     this.bufferBytes = 0;

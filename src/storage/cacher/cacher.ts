@@ -19,6 +19,12 @@ export interface CacherOptions {
   freshnessTimeoutMs?: number;
   /** Told when a resource cache opens (+1) or closes (-1) its storage watch. */
   onStorageWatch?: (resourcePrefix: string, delta: 1 | -1) => void;
+  /**
+   * How often each resource cache asks its storage watch for progress, so
+   * its revision (and the bookmarks its watchers get) follows writes to
+   * other resources. Default 5,000 ms.
+   */
+  progressIntervalMs?: number;
 }
 
 /**
@@ -121,10 +127,11 @@ export class Cacher implements Storage {
       async *[Symbol.asyncIterator]() {
         if (opts.signal.aborted) return;
         while (!(await cache.whenReady(60_000, opts.signal))) if (opts.signal.aborted) return;
-        const watcher = cache.watch(prefix, startRevision);
+        const progress = opts.onProgress && { onProgress: opts.onProgress, intervalMs: opts.progressIntervalMs };
+        const watcher = cache.watch(prefix, startRevision, progress);
         if (!watcher) {
           // The revision predates the cache: only the storage has those events.
-          yield* storage.watch(prefix, { startRevision, signal: opts.signal });
+          yield* storage.watch(prefix, { ...opts, startRevision });
           return;
         }
         const stop = () => watcher.finish();
@@ -181,6 +188,7 @@ export class Cacher implements Storage {
         windowSize: this.opts.windowSize ?? 10_000,
         watcherBufferSize: this.opts.watcherBufferSize ?? 1000,
         watcherBufferBytes: this.opts.watcherBufferBytes ?? 16 * 1024 * 1024,
+        progressIntervalMs: this.opts.progressIntervalMs ?? 5_000,
         onStorageWatch: (resourcePrefix, delta) => {
           this.openStorageWatches += delta;
           this.opts.onStorageWatch?.(resourcePrefix, delta);

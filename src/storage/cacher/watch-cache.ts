@@ -1,6 +1,6 @@
 import { CompactedError, WatchClosedError } from '../errors.js';
 import type { KeyValue, ListResult, Storage, WatchEvent } from '../storage.js';
-import { CacheWatcher } from './cache-watcher.js';
+import { CacheWatcher, type WatcherProgress } from './cache-watcher.js';
 import { EventWindow } from './event-window.js';
 
 export interface WatchCacheOptions {
@@ -14,6 +14,8 @@ export interface WatchCacheOptions {
   watcherBufferBytes: number;
   /** Told when this cache opens (+1) or closes (-1) its storage watch. */
   onStorageWatch?: (prefix: string, delta: 1 | -1) => void;
+  /** How often its storage watch reports progress, so the cache's revision follows writes to other resources. */
+  progressIntervalMs?: number;
 }
 
 type RevisionWaiter = { revision: number; resolve(reached: boolean): void; timer: NodeJS.Timeout };
@@ -109,7 +111,7 @@ export class WatchCache {
    * revision predates the cache itself (the caller asks the storage). Throws
    * CompactedError when the events it needs fell out of the window.
    */
-  watch(prefix: string, startRevision: number): CacheWatcher | undefined {
+  watch(prefix: string, startRevision: number, progress?: Omit<WatcherProgress, 'revision'>): CacheWatcher | undefined {
     if (startRevision <= this.window.from) {
       if (this.window.from === this.listedAt) return undefined;
       throw new CompactedError(startRevision, this.window.from);
@@ -121,6 +123,7 @@ export class WatchCache {
       backlog,
       { events: this.opts.watcherBufferSize, bytes: this.opts.watcherBufferBytes },
       (w) => this.watchers.delete(w),
+      progress && { ...progress, revision: () => this.revision },
     );
     this.watchers.add(watcher);
     return watcher;
@@ -135,7 +138,12 @@ export class WatchCache {
         const revision = await this.relist();
         this.opts.onStorageWatch?.(prefix, 1);
         try {
-          const events = storage.watch(prefix, { startRevision: revision + 1, signal, onProgress: (r) => this.progress(r) });
+          const events = storage.watch(prefix, {
+            startRevision: revision + 1,
+            signal,
+            onProgress: (r) => this.progress(r),
+            progressIntervalMs: this.opts.progressIntervalMs,
+          });
           for await (const event of events) {
             this.apply(event);
             failures = 0;

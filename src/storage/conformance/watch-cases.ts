@@ -46,6 +46,35 @@ export function describeWatches(fixture: ConformanceFixture): void {
       }
     });
 
+    it('with onProgress and progressIntervalMs, reports progress past writes under other prefixes, in order with its events', async () => {
+      const { storage } = fixture;
+      const p = fixture.prefix();
+      const a = succeeded(await storage.create(`${p}a`, bytes('a1')));
+      const reported: number[] = [];
+      const controller = new AbortController();
+      const events = storage.watch(p, { startRevision: a.revision, signal: controller.signal, onProgress: (r) => reported.push(r), progressIntervalMs: 20 })[Symbol.asyncIterator]();
+      try {
+        const [first] = await take(events, 1);
+        assert.equal(first!.kv.modRevision, a.revision);
+        const other = succeeded(await storage.create(`${fixture.prefix()}other`, bytes('x')));
+        // the consumer is waiting for the next event meanwhile, as a watch handler does
+        const next = events.next();
+        await within(
+          (async () => {
+            while (!reported.some((r) => r >= other.revision)) await new Promise((resolve) => setTimeout(resolve, 20));
+          })(),
+          15_000,
+          `progress at ${other.revision}`,
+        );
+        assert.deepEqual(reported, [...reported].sort((x, y) => x - y), 'progress never goes back');
+        const b = succeeded(await storage.create(`${p}b`, bytes('b1')));
+        const result = await within(next, 5000, 'the next event');
+        assert.equal(result.done ? undefined : result.value.kv.modRevision, b.revision);
+      } finally {
+        controller.abort();
+      }
+    });
+
     it('starts at the given revision, not before', async () => {
       const { storage } = fixture;
       const p = fixture.prefix();

@@ -132,7 +132,7 @@ export class EtcdStorage implements Storage {
           signal,
           onRevision: (revision) => this.sawRevision(revision),
           onCompacted: (revision) => (this.compacted = Math.max(this.compacted, revision)),
-          ...(opts.onProgress ? { onProgress: opts.onProgress, streams: this.progressStreams } : {}),
+          ...(opts.onProgress ? { onProgress: opts.onProgress, streams: this.progressStreams, progressIntervalMs: opts.progressIntervalMs } : {}),
         }),
     };
   }

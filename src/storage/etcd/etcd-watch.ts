@@ -1,7 +1,7 @@
 import { CompactedError, WatchClosedError } from '../errors.js';
 import type { KeyValue, WatchEvent } from '../storage.js';
 import type { EtcdEvent } from './etcd-messages.js';
-import { decodeWatchResponse, encodeWatchCreate } from './etcd-messages.js';
+import { decodeWatchResponse, encodeWatchCreate, encodeWatchProgress } from './etcd-messages.js';
 import type { GrpcConnection } from './grpc-connection.js';
 import type { GrpcStream } from './grpc-stream.js';
 import { GrpcCode, GrpcError } from './grpc-error.js';
@@ -18,6 +18,8 @@ export interface EtcdWatchOptions {
   /** Progress notifications (see WatchOptions.onProgress); the live stream is registered in `streams` meanwhile. */
   onProgress?: (revision: number) => void;
   streams?: Set<GrpcStream>;
+  /** With onProgress: ask etcd for progress this often on this stream. */
+  progressIntervalMs?: number;
   /** Longest pause between reconnect attempts. Default 2,000 ms. */
   maxBackoffMs?: number;
 }
@@ -44,6 +46,7 @@ export async function* watchEtcd(connection: GrpcConnection, opts: EtcdWatchOpti
       continue;
     }
     const cancel = () => call.cancel();
+    let progressTimer: NodeJS.Timeout | undefined;
     opts.signal.addEventListener('abort', cancel, { once: true });
     try {
       call.send(encodeWatchCreate({ key: opts.prefix, rangeEnd: prefixRangeEnd(opts.prefix), startRevision: next, prevKv: true }));
@@ -60,6 +63,16 @@ export async function* watchEtcd(connection: GrpcConnection, opts: EtcdWatchOpti
           // "Now" is pinned at creation, so a reconnect resumes after it rather than at a later "now".
           if (next === 0) next = response.revision + 1;
           if (opts.onProgress) opts.streams?.add(call);
+          if (opts.onProgress && opts.progressIntervalMs) {
+            progressTimer = setInterval(() => {
+              try {
+                call.send(encodeWatchProgress());
+              } catch {
+                // the stream is closing; its reconnect starts a new timer
+              }
+            }, opts.progressIntervalMs);
+            progressTimer.unref();
+          }
           continue;
         }
         // An empty response is a progress notification: every event up to its revision was sent.
@@ -81,6 +94,7 @@ export async function* watchEtcd(connection: GrpcConnection, opts: EtcdWatchOpti
       await backoff(++failures, opts);
     } finally {
       opts.signal.removeEventListener('abort', cancel);
+      clearInterval(progressTimer);
       opts.streams?.delete(call);
       call.cancel();
     }

@@ -7,6 +7,8 @@ export interface WatchSubscriber {
   deliver(event: WatchEvent): void;
   /** Ends the subscription with an error. */
   fail(err: unknown): void;
+  /** Optional: report progress at the current revision once the events before it are taken. */
+  requestProgress?(): void;
 }
 
 /**
@@ -33,6 +35,11 @@ export class WatchHub {
   failAll(err: unknown): void {
     for (const subscriber of [...this.subscribers]) subscriber.fail(err);
     this.subscribers.clear();
+  }
+
+  /** Asks every subscriber that reports progress to do so (etcd's progress request). */
+  requestProgress(): void {
+    for (const subscriber of [...this.subscribers]) subscriber.requestProgress?.();
   }
 
   publish(events: readonly WatchEvent[]): void {

@@ -23,6 +23,9 @@ export interface WatchStreamOptions {
   bufferSize: number;
   /** Rows read from the log per replay page. */
   replayPageSize?: number;
+  /** Progress notifications (see WatchOptions). */
+  onProgress?: (revision: number) => void;
+  progressIntervalMs?: number;
 }
 
 type Waiter = { resolve(result: IteratorResult<WatchEvent>): void; reject(err: unknown): void };
@@ -43,7 +46,10 @@ export class WatchStream implements AsyncIterableIterator<WatchEvent>, WatchSubs
   private readonly replay = new EventQueue<WatchEvent>();
   private replayNext = 0;
   private replayEnd = -1;
-  private readonly live = new EventQueue<WatchEvent>();
+  /** Live events, and progress marks (a revision every earlier event reached) where one was asked for. */
+  private readonly live = new EventQueue<WatchEvent | number>();
+  private markQueued = false;
+  private progressTimer: NodeJS.Timeout | undefined;
   private failure: unknown;
   private waiter: Waiter | undefined;
   private readonly onAbort = () => this.finish();
@@ -69,9 +75,15 @@ export class WatchStream implements AsyncIterableIterator<WatchEvent>, WatchSubs
       return Promise.reject(failure);
     }
     if (this.state === 'done') return Promise.resolve(done);
-    let event: WatchEvent | undefined;
+    let event: WatchEvent | number | undefined;
     try {
-      event = this.nextReplayed() ?? this.live.shift();
+      for (;;) {
+        event = this.nextReplayed() ?? this.live.shift();
+        if (typeof event !== 'number') break;
+        // every event before the mark has been handed out: the consumer took them all
+        this.markQueued = false;
+        this.opts.onProgress?.(event);
+      }
     } catch (err) {
       this.finish();
       return Promise.reject(err);
@@ -97,6 +109,18 @@ export class WatchStream implements AsyncIterableIterator<WatchEvent>, WatchSubs
       this.fail(new WatchClosedError(`watcher on ${JSON.stringify(this.prefix)} fell more than ${this.opts.bufferSize} events behind`));
     } else {
       this.live.push(event);
+    }
+  }
+
+  /** Queues a progress report at the store's current revision, after the events already queued. */
+  requestProgress(): void {
+    if (this.state !== 'running' || !this.opts.onProgress || this.markQueued) return;
+    const revision = this.source.currentRevision();
+    // a pending pull means nothing is queued or left to replay: every event up to now was taken
+    if (this.waiter) this.opts.onProgress(revision);
+    else {
+      this.markQueued = true;
+      this.live.push(revision);
     }
   }
 
@@ -126,6 +150,10 @@ export class WatchStream implements AsyncIterableIterator<WatchEvent>, WatchSubs
     this.replayNext = this.opts.startRevision;
     this.replayEnd = this.source.currentRevision();
     this.source.hub.add(this);
+    if (this.opts.onProgress && this.opts.progressIntervalMs) {
+      this.progressTimer = setInterval(() => this.requestProgress(), this.opts.progressIntervalMs);
+      this.progressTimer.unref();
+    }
   }
 
   private nextReplayed(): WatchEvent | undefined {
@@ -145,6 +173,7 @@ export class WatchStream implements AsyncIterableIterator<WatchEvent>, WatchSubs
   private finish(): void {
     if (this.state === 'done') return;
     this.state = 'done';
+    clearInterval(this.progressTimer);
     this.source.hub.remove(this);
     this.opts.signal.removeEventListener('abort', this.onAbort);
     this.replay.clear();

@@ -108,7 +108,18 @@ export class MemoryStorage implements Storage {
   watch(prefix: string, opts: WatchOptions): AsyncIterable<WatchEvent> {
     // Resolve "from now" at call time, so writes between watch() and the first pull are not missed.
     const startRevision = opts.startRevision > 0 ? opts.startRevision : this.revision + 1;
-    return new WatchStream(this.source, { prefix, startRevision, signal: opts.signal, bufferSize: this.opts.watchBufferSize ?? 10_000 });
+    return new WatchStream(this.source, {
+      prefix,
+      startRevision,
+      signal: opts.signal,
+      bufferSize: this.opts.watchBufferSize ?? 10_000,
+      onProgress: opts.onProgress,
+      progressIntervalMs: opts.progressIntervalMs,
+    });
+  }
+
+  requestWatchProgress(): void {
+    this.hub.requestProgress();
   }
 
   async compact(revision: number): Promise<void> {

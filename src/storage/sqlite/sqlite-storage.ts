@@ -149,7 +149,13 @@ export class SqliteStorage implements Storage {
       startRevision,
       signal: opts.signal,
       bufferSize: this.opts.watchBufferSize ?? 10_000,
+      onProgress: opts.onProgress,
+      progressIntervalMs: opts.progressIntervalMs,
     });
+  }
+
+  requestWatchProgress(): void {
+    this.hub.requestProgress();
   }
 
   async compact(revision: number): Promise<void> {
