@@ -342,6 +342,7 @@ export class PodWorker {
         labels: { 'io.kubernetes.pod.uid': this.uid, 'io.kubernetes.container.name': r.spec.name },
         stdin: r.spec.stdin,
         stdinOnce: r.spec.stdinOnce,
+        tty: r.spec.tty,
       });
       mkdirSync(join(this.podDir(), 'logs', r.spec.name), { recursive: true });
       this.event('Normal', 'Created', `Created container ${r.spec.name}`);

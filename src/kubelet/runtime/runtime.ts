@@ -63,6 +63,8 @@ export interface ContainerConfig {
   /** Keep a stdin pipe open for `attach` (the container's `stdin`); `stdinOnce` closes it after the first attach ends. */
   stdin?: boolean;
   stdinOnce?: boolean;
+  /** The container's `tty`: its process runs on a terminal (stderr merged into stdout). */
+  tty?: boolean;
 }
 
 export type ContainerState = 'Created' | 'Running' | 'Exited' | 'Unknown';

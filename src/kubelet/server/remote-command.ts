@@ -21,6 +21,7 @@ export async function serveRemoteCommand(ws: WebSocketConnection, open: (opts: {
   const early: (Buffer | null)[] = [];
   let firstSize!: (size: TerminalSize | undefined) => void;
   const sized = new Promise<TerminalSize | undefined>((resolve) => (firstSize = resolve));
+  let latestSize: TerminalSize | undefined;
   ws.onMessage((m) => {
     const msg = decodeChannel(m.data, ws.protocol);
     if (!msg) return;
@@ -35,7 +36,10 @@ export async function serveRemoteCommand(ws: WebSocketConnection, open: (opts: {
       const size = parseTerminalSize(msg.data);
       if (!size) return;
       if (streams) streams.resize(size.width, size.height);
-      else firstSize(size);
+      else {
+        latestSize = size;
+        firstSize(size);
+      }
     }
   });
   // a terminal starts at the client's size, which kubectl sends right after connecting
@@ -49,6 +53,8 @@ export async function serveRemoteCommand(ws: WebSocketConnection, open: (opts: {
     return;
   }
   const s = streams;
+  // sizes that came while the session opened (kubectl sends one larger first, then the real one): the last wins
+  if (latestSize && latestSize !== initialSize) s.resize(latestSize.width, latestSize.height);
   for (const chunk of early) {
     if (chunk) s.stdin?.write(chunk);
     else s.stdin?.end();

@@ -45,6 +45,7 @@ export async function serveSpdyRemoteCommand(socket: Duplex, opts: StreamOptions
   let pending = '';
   let firstSize!: (size: TerminalSize | undefined) => void;
   const sized = new Promise<TerminalSize | undefined>((resolve) => (firstSize = resolve));
+  let latestSize: TerminalSize | undefined;
   resize?.on('data', (d: Buffer) => {
     // a JSON stream of sizes, one object after another
     pending += d.toString();
@@ -52,7 +53,10 @@ export async function serveSpdyRemoteCommand(socket: Duplex, opts: StreamOptions
       const size = parseTerminalSize(Buffer.from(pending.slice(0, i + 1)));
       pending = pending.slice(i + 1);
       if (size && cs) cs.resize(size.width, size.height);
-      else if (size) firstSize(size);
+      else if (size) {
+        latestSize = size;
+        firstSize(size);
+      }
     }
   });
   const initialSize = resize ? await Promise.race([sized, new Promise<undefined>((r) => setTimeout(() => r(undefined), 500).unref())]) : undefined;
@@ -65,6 +69,8 @@ export async function serveSpdyRemoteCommand(socket: Duplex, opts: StreamOptions
     return;
   }
   const c = cs;
+  // sizes that came while the session opened (kubectl sends one larger first, then the real one): the last wins
+  if (latestSize && latestSize !== initialSize) c.resize(latestSize.width, latestSize.height);
   const stdin = streams.get('stdin');
   if (stdin && c.stdin) stdin.pipe(c.stdin as NodeJS.WritableStream);
   else stdin?.resume();

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { hasStreamUrls, RuntimeError, type StreamingRuntime } from '../runtime/runtime.js';
+import { hasStreamUrls, RuntimeError, type ContainerStreams, type StreamingRuntime } from '../runtime/runtime.js';
 import { PORT_FORWARD_PROTOCOL, PORT_FORWARD_TUNNEL_PROTOCOL, PortForwardHandler } from './port-forward.js';
 import { parseStreamOptions, serveRemoteCommand } from './remote-command.js';
 import { SpdySession } from './spdy/spdy-session.js';
@@ -62,7 +62,7 @@ export class StreamingServer {
       }
       return proxyUpgrade(req, socket, head, url);
     }
-    const open = (o: { initialSize?: TerminalSize }) => (kind === 'exec' ? this.runtime.exec(target.id, opts.command, { ...opts, ...o }) : this.runtime.attach(target.id, { ...opts, ...o }));
+    const open = (o: { initialSize?: TerminalSize }) => (kind === 'exec' ? this.runtime.exec(target.id, opts.command, { ...opts, ...o }) : attachSession(this.runtime.attach(target.id, { ...opts, ...o })));
     if (isWebSocketRequest(req)) {
       const ws = await WebSocketConnection.accept(req, socket, head, REMOTE_COMMAND_PROTOCOLS);
       if (ws) await serveRemoteCommand(ws, open, opts.command, opts.tty);
@@ -95,6 +95,16 @@ export class StreamingServer {
     }
     await session.closed;
   }
+}
+
+/**
+ * An attach ends in Success whatever the container's exit code, as upstream's
+ * kubelet reports it (only exec carries an exit code): `kubectl debug -i` and
+ * `attach` would otherwise take the container's own failure for a failed attach.
+ */
+async function attachSession(attached: Promise<ContainerStreams>): Promise<ContainerStreams> {
+  const s = await attached;
+  return { ...s, done: s.done.then(() => ({ exitCode: 0 })) };
 }
 
 /** Answers an upgrade request with a plain HTTP error (what clients print after "unable to upgrade connection"). */

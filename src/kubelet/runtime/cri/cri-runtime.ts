@@ -172,6 +172,7 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
         logPath: basename(config.logPath),
         stdin: config.stdin ?? false,
         stdinOnce: config.stdinOnce ?? false,
+        tty: config.tty ?? false,
         linux: {
           resources: limits,
           securityContext: {

@@ -79,7 +79,7 @@ export interface CriLogLine {
 
 /** Parses one CRI log line; undefined for malformed lines. */
 export function parseCriLogLine(line: string): CriLogLine | undefined {
-  const m = /^(\S+) (stdout|stderr) ([FP]) ?(.*)$/.exec(line);
+  const m = /^(\S+) (stdout|stderr) ([FP]) ?(.*)$/s.exec(line);
   if (!m) return undefined;
   return { timestamp: m[1], time: new Date(m[1]), stream: m[2] as LogStream, partial: m[3] === 'P', text: m[4] };
 }

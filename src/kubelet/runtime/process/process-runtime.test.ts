@@ -56,6 +56,29 @@ test('ProcessRuntime: output lands in a CRI log; env, workingDir and mounts are 
   }
 });
 
+test('ProcessRuntime: a tty container runs on a terminal of its own, with TERM, and keeps its exit code', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'skiff-prt-'));
+  const rt = new ProcessRuntime();
+  try {
+    const sb = await rt.runPodSandbox({ uid: 'u1', name: 'p', namespace: 'default', hostname: 'p', logDirectory: dir });
+    const id = await rt.createContainer(sb.id, {
+      name: 'c', attempt: 0, image: 'busybox', logPath: join(dir, 'c.log'), env: {}, mounts: [], tty: true,
+      argv: ['sh', '-c', 'tty; echo $TERM; echo to-stderr >&2; exit 4'],
+    });
+    await rt.startContainer(id);
+    const s = await exitedStatus(rt, id);
+    assert.equal(s.exitCode, 4);
+    const lines = (await readFile(join(dir, 'c.log'), 'utf8')).trim().split('\n').map((l) => parseCriLogLine(l)!);
+    // on a terminal, stderr is the terminal too: every line arrives on stdout
+    assert.deepEqual(lines.map((l) => l.stream), ['stdout', 'stdout', 'stdout']);
+    assert.match(lines[0].text, /^\/dev\/pts\/\d+\r?$/);
+    assert.deepEqual(lines.slice(1).map((l) => l.text.replace(/\r$/, '')), ['xterm', 'to-stderr']);
+  } finally {
+    await rt.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('ProcessRuntime: a missing executable is a CreateContainerError with the execvp message', async () => {
   const rt = new ProcessRuntime();
   const sb = await rt.runPodSandbox({ uid: 'u2', name: 'p', namespace: 'default', hostname: 'p', logDirectory: tmpdir() });

@@ -24,7 +24,7 @@ import { FifoPool } from './fifo-pool.js';
 import { DEFAULT_PATH, execSync, resolveExecutable, signalGroup } from './host-process.js';
 import { OutputPump } from './output-pump.js';
 import { processStartTime, sameProcessAlive } from './proc-stat.js';
-import { AttachHub, spawnExec } from './process-streams.js';
+import { AttachHub, onTerminal, resizeTerminal, spawnExec } from './process-streams.js';
 import { RuntimeStateStore, type ContainerState, type SandboxState } from './runtime-state.js';
 
 export interface ProcessRuntimeOptions {
@@ -164,7 +164,8 @@ export class ProcessRuntime implements Runtime {
       cgroupProcs: c.cgroup?.procsFiles() ?? [],
       workingDir: c.config.workingDir,
     });
-    const inner = ['/bin/sh', '-c', script, 'skiff-container', ...c.config.argv];
+    // a tty container runs on a terminal of its own, as runc gives it one
+    const inner = ['/bin/sh', '-c', script, 'skiff-container', ...(c.config.tty ? onTerminal(c.config.argv) : c.config.argv)];
     // a mount namespace costs a copy of the host's mount table: only containers with volumes need one
     const namespaces = c.config.mounts.length > 0 ? ['--mount', '--uts', '--propagation', 'private'] : ['--uts'];
     const argv = this.isolate ? [UNSHARE, ...namespaces, '--', ...inner] : inner;
@@ -177,9 +178,15 @@ export class ProcessRuntime implements Runtime {
     }
     // the read ends are open before the container can write, so no early output is lost
     c.output = new OutputPump(files, new CriLogWriter(c.config.logPath), (s, d) => c.attach?.write(s, d));
-    const started = spawnShim({ dir, argv, env: { PATH: DEFAULT_PATH, ...c.config.env }, stdin: c.config.stdin ?? false, setsid: SETSID });
+    const env = { PATH: DEFAULT_PATH, ...(c.config.tty ? { TERM: 'xterm' } : {}), ...c.config.env };
+    const started = spawnShim({ dir, argv, env, stdin: c.config.stdin ?? false, setsid: SETSID });
     c.shim = started.shim;
-    c.attach = new AttachHub(started.shim.stdin ?? undefined, c.config.stdinOnce ?? false);
+    // sizes apply in the order they came (kubectl sends one larger first, then the real one)
+    let resizing = Promise.resolve();
+    const resize = (width: number, height: number) => {
+      resizing = resizing.then(() => resizeTerminal(c.status.pid, width, height, () => c.status.state === 'Running'));
+    };
+    c.attach = new AttachHub(started.shim.stdin ?? undefined, c.config.stdinOnce ?? false, c.config.tty ? resize : undefined);
     c.exited = new Promise<void>((resolve) => {
       started.shim.once('exit', () => void this.finishSafely(c, readExitFile(files.exit)).then(resolve));
     });

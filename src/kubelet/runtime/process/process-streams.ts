@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { PassThrough } from 'node:stream';
@@ -26,8 +26,16 @@ export function execArgv(target: ExecTarget, argv: readonly string[], tty: boole
     ? ['nsenter', '-t', String(target.pid), '-m', '-u', '--', 'sh', '-c', 'cd -- "$0" 2>/dev/null; exec "$@"', wd, ...argv]
     : [...argv];
   if (tty && size) inner = ['sh', '-c', `stty cols ${Math.floor(size.width)} rows ${Math.floor(size.height)} 2>/dev/null; exec "$@"`, 'sh', ...inner];
-  if (tty) inner = ['script', '-q', '-e', '-f', '-c', inner.map(shellQuote).join(' '), '/dev/null'];
+  if (tty) inner = onTerminal(inner);
   return { argv: inner, cwd: target.isolate ? '/' : wd };
+}
+
+/**
+ * `argv` run on a terminal of its own: `script` owns a pty, copies its stdin
+ * in and the terminal's output out, and exits with the command's status (-e).
+ */
+export function onTerminal(argv: readonly string[]): string[] {
+  return ['script', '-q', '-e', '-f', '-c', argv.map(shellQuote).join(' '), '/dev/null'];
 }
 
 /** Spawns an exec'd command with live streams; fails like CRI (the command cannot start) before resolving. */
@@ -52,31 +60,33 @@ export async function spawnExec(target: ExecTarget, argv: readonly string[], opt
     stdout: child.stdout!,
     stderr: opts.tty ? undefined : child.stderr!,
     done,
-    resize: (w, h) => resizeTty(child, w, h),
+    resize: (w, h) => void resizeTerminal(child.pid, w, h, () => child.exitCode === null),
     close: () => child.kill('SIGKILL'),
   };
 }
 
 /**
- * Sets the size of the terminal `script` made for its child (found as that
- * child's stdin); the kernel then sends SIGWINCH to the foreground job.
- * Best effort, retried briefly because the first size arrives with the
- * connection, before the child exists.
+ * Sets the size of the terminal `script` (process `pid`) made for its child
+ * (found as that child's stdin); the kernel then sends SIGWINCH to the
+ * foreground job. Best effort, retried briefly because the first size
+ * arrives with the connection, before the child exists; settles once set.
  */
-function resizeTty(child: ChildProcess, width: number, height: number, tries = 10): void {
-  if (!child.pid || child.exitCode !== null) return;
-  let tty: string | undefined;
-  try {
-    const kid = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)[0];
-    if (kid) tty = readlinkSync(`/proc/${kid}/fd/0`);
-  } catch {
-    tty = undefined;
+export async function resizeTerminal(pid: number | undefined, width: number, height: number, alive: () => boolean): Promise<void> {
+  for (let tries = 10; pid && alive(); tries--) {
+    let tty: string | undefined;
+    try {
+      const kid = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0];
+      if (kid) tty = readlinkSync(`/proc/${kid}/fd/0`);
+    } catch {
+      tty = undefined;
+    }
+    if (tty?.startsWith('/dev/pts/')) {
+      const stty = spawn('stty', ['-F', tty, 'cols', String(width), 'rows', String(height)], { stdio: 'ignore' });
+      return new Promise((resolve) => stty.on('error', () => resolve()).on('exit', () => resolve()));
+    }
+    if (tries <= 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50).unref());
   }
-  if (!tty?.startsWith('/dev/pts/')) {
-    if (tries > 0) setTimeout(() => resizeTty(child, width, height, tries - 1), 50).unref();
-    return;
-  }
-  spawn('stty', ['-F', tty, 'cols', String(width), 'rows', String(height)], { stdio: 'ignore' }).on('error', () => undefined);
 }
 
 /**
@@ -91,6 +101,8 @@ export class AttachHub {
   constructor(
     private readonly stdin: NodeJS.WritableStream | undefined,
     private readonly stdinOnce: boolean,
+    /** Resizes the container's terminal (a `tty` container), for sessions that attach with a tty. */
+    private readonly resize: (width: number, height: number) => void = () => undefined,
   ) {
     (stdin as NodeJS.WritableStream & { on?: (e: string, f: () => void) => void })?.on?.('error', () => undefined);
   }
@@ -130,12 +142,16 @@ export class AttachHub {
       },
     };
     this.sessions.add(session);
+    // the client's first size arrives with the connection, before the session exists: it is the terminal's size from now on
+    if (opts.tty && opts.initialSize) this.resize(opts.initialSize.width, opts.initialSize.height);
     return {
       stdin: input,
       stdout,
       stderr,
       done,
-      resize: () => undefined,
+      resize: (width, height) => {
+        if (opts.tty) this.resize(width, height);
+      },
       close: () => {
         if (input && this.stdin && this.stdinOnce) this.stdin.end();
         session.end(0);
