@@ -53,7 +53,7 @@ describe('workload controllers', { concurrency: true }, () => {
         spec: { selector: { matchLabels: { app: 'agent' } }, template: { metadata: { labels: { app: 'agent' } }, spec: { nodeSelector: { disk: 'ssd' }, containers: [{ name: 'a', image: 'agent:v1' }] } } },
       }),
     });
-    await kubectl.ok(['rollout', 'status', 'daemonset/agent', '-n', 'ds', '--timeout=20s']);
+    await kubectl.ok(['rollout', 'status', 'daemonset/agent', '-n', 'ds', '--timeout=90s']);
     const pods = await podsIn('ds', 'app=agent');
     assert.deepEqual(pods.map((p) => p.spec?.nodeName).sort(), ['n1', 'n2', 'n3'], 'not on tainted n4, not on unselected n5');
     for (const p of pods) {
@@ -68,7 +68,7 @@ describe('workload controllers', { concurrency: true }, () => {
     assert.equal(ds.status.numberMisscheduled, 0);
     // A toleration for the taint (and a new image) rolls the pods one node at a time and adds n4.
     await kubectl.ok(['patch', 'ds', 'agent', '-n', 'ds', '--type=merge', '-p', JSON.stringify({ spec: { template: { spec: { tolerations: [{ key: 'dedicated', operator: 'Exists' }], containers: [{ name: 'a', image: 'agent:v2' }] } } } })]);
-    await kubectl.ok(['rollout', 'status', 'daemonset/agent', '-n', 'ds', '--timeout=30s']);
+    await kubectl.ok(['rollout', 'status', 'daemonset/agent', '-n', 'ds', '--timeout=90s']);
     await waitFor('4 updated daemon pods', async () => {
       const now = (await podsIn('ds', 'app=agent')).filter((p) => !p.metadata?.deletionTimestamp);
       return now.length === 4 && now.every((p) => p.spec?.containers[0].image === 'agent:v2') && now.map((p) => p.spec?.nodeName).sort().join() === 'n1,n2,n3,n4';
@@ -93,7 +93,7 @@ describe('workload controllers', { concurrency: true }, () => {
         },
       }),
     });
-    await kubectl.ok(['rollout', 'status', 'statefulset/web', '-n', 'sts', '--timeout=30s']);
+    await kubectl.ok(['rollout', 'status', 'statefulset/web', '-n', 'sts', '--timeout=90s']);
     const order = sim.log.filter((l) => l.includes(' sts/web-'));
     for (const [prev, next] of [['web-0', 'web-1'], ['web-1', 'web-2']]) {
       assert.ok(order.indexOf(`ready sts/${prev}`) >= 0 && order.indexOf(`ready sts/${prev}`) < order.indexOf(`seen sts/${next}`), `${next} after ${prev} is ready: ${order.join(', ')}`);
@@ -111,7 +111,7 @@ describe('workload controllers', { concurrency: true }, () => {
 
     await kubectl.ok(['patch', 'sts', 'web', '-n', 'sts', '--type=merge', '-p', '{"spec":{"updateStrategy":{"type":"RollingUpdate","rollingUpdate":{"partition":1}}}}']);
     await kubectl.ok(['set', 'image', 'statefulset/web', 'nginx=nginx:2', '-n', 'sts']);
-    const out = await kubectl.ok(['rollout', 'status', 'statefulset/web', '-n', 'sts', '--timeout=30s']);
+    const out = await kubectl.ok(['rollout', 'status', 'statefulset/web', '-n', 'sts', '--timeout=90s']);
     assert.match(out, /partitioned roll out complete: 2 new pods have been updated/);
     const images = Object.fromEntries((await podsIn('sts', 'app=web')).map((p) => [p.metadata?.name, p.spec?.containers[0].image]));
     assert.deepEqual(images, { 'web-0': 'nginx:1', 'web-1': 'nginx:2', 'web-2': 'nginx:2' });
@@ -121,7 +121,7 @@ describe('workload controllers', { concurrency: true }, () => {
     assert.notEqual(sts.status.currentRevision, sts.status.updateRevision);
     // Deleting the partition finishes the rollout; currentRevision catches up.
     await kubectl.ok(['patch', 'sts', 'web', '-n', 'sts', '--type=merge', '-p', '{"spec":{"updateStrategy":{"rollingUpdate":{"partition":0}}}}']);
-    await kubectl.ok(['rollout', 'status', 'statefulset/web', '-n', 'sts', '--timeout=30s']);
+    await kubectl.ok(['rollout', 'status', 'statefulset/web', '-n', 'sts', '--timeout=90s']);
     const done = await kubectl.json<{ status: Record<string, unknown> }>(['get', 'sts', 'web', '-n', 'sts']);
     assert.equal(done.status.currentRevision, done.status.updateRevision);
     // Scale down removes the highest ordinal.
