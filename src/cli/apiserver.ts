@@ -145,7 +145,7 @@ async function openStorage(spec: string, dataDir: string, observe: (op: string, 
 export async function startApiServer(args: string[], logger: Logger): Promise<RunningApiServer> {
   const flags = parseFlags(args, APISERVER_FLAGS);
   const tracing = tracingFromFlags(flags);
-  configureTracing(tracing);
+  await configureTracing(tracing);
   const maxWrites = Number(flags['trace-store-max-writes']);
   if (!(maxWrites >= 0)) throw new UsageError(`--trace-store-max-writes must be a count ≥ 0, not ${JSON.stringify(flags['trace-store-max-writes'])}`);
   const writeCauses = new WriteCauses({ maxWrites, maxAgeMs: tracing.store?.maxAgeMs });

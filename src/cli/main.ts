@@ -94,7 +94,7 @@ async function runServer(args: string[], components: ComponentCommand[], apiOnly
   const { api, perComponent } = apiOnly ? { api: args, perComponent: new Map<string, string[]>() } : splitArgs(args, spec, owner);
   const logger = createLogger(apiOnly ? 'apiserver' : 'server');
   // before any component starts: the context manager must exist for components to run as themselves
-  configureTracing(tracingFromFlags(flags));
+  await configureTracing(tracingFromFlags(flags));
   const running = await runAsComponent(componentServiceName('apiserver'), () => startApiServer(api, logger.with({ component: 'apiserver' })));
   const stopComponents = new AbortController();
   const disabled = new Set(String(flags.disable ?? '').split(',').filter(Boolean));
@@ -142,7 +142,7 @@ export async function main(argv: string[]): Promise<number> {
       return -1;
     }
     const flags = parseFlags(args, componentSpec!, component!.positionals) as FlagValues;
-    if (daemon) configureTracing(tracingFromFlags(flags));
+    if (daemon) await configureTracing(tracingFromFlags(flags));
     const stop = new AbortController();
     const done = runAsComponent(componentServiceName(name), () => component!.run(flags, { logger: createLogger(name), signal: stop.signal }));
     onShutdown(async () => {

@@ -24,7 +24,7 @@ describe('--tracing-endpoint: OTLP/HTTP export', () => {
   });
   before(async () => {
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    configureTracing({ endpoint: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/v1/traces` });
+    await configureTracing({ endpoint: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/v1/traces` });
   });
   after(() => new Promise<void>((r) => receiver.close(() => r())));
 

@@ -1,8 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Link, type Span, type SpanContext } from '@opentelemetry/api';
-import { parseTraceParent } from '@opentelemetry/core';
 import { ATTR, type Hop, type Initiator } from './attributes.js';
 import { currentComponent, detachedContext } from './component-context.js';
-import { tracerFor } from './tracing.js';
+import { parseTraceParentHeader, tracerFor } from './tracing.js';
 
 export interface SpanOptions {
   hop: Hop;
@@ -54,10 +53,10 @@ export function formatTraceparent(sc: SpanContext): string {
   return `00-${sc.traceId}-${sc.spanId}-${(sc.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
 }
 
-/** A remote span context from a `traceparent`, or undefined when it is malformed (then a new trace starts). */
+/** A remote span context from a `traceparent`, or undefined when it is malformed or tracing is off (then a new trace starts). */
 export function parseTraceparent(value: string | undefined): SpanContext | undefined {
   if (!value) return undefined;
-  const sc = parseTraceParent(value);
+  const sc = parseTraceParentHeader(value);
   return sc && trace.isSpanContextValid(sc) ? { ...sc, isRemote: true } : undefined;
 }
 

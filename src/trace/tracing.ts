@@ -1,9 +1,5 @@
-import { context, propagation, trace, type Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { context, propagation, trace, type SpanContext, type Tracer } from '@opentelemetry/api';
+import type { BasicTracerProvider, ParentBasedSampler, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { currentComponent } from './component-context.js';
 import { SpanStore, StoreSpanProcessor } from './span-store.js';
 
@@ -22,6 +18,8 @@ interface TracingState {
   providers: Map<string, BasicTracerProvider>;
   processors: SpanProcessor[];
   sampler: ParentBasedSampler;
+  newProvider(component: string): BasicTracerProvider;
+  parseTraceParent(value: string): SpanContext | null;
 }
 
 /** The process's built-in trace store: every component in this process records into it. */
@@ -33,17 +31,39 @@ let state: TracingState | undefined;
  * Turns tracing on for this process (once; later calls only change the store
  * bounds). Registers the AsyncLocalStorage context manager and the W3C
  * trace-context propagator globally, so clients inject `traceparent` from
- * whatever span is current.
+ * whatever span is current. The OpenTelemetry SDK is loaded here, not when
+ * this module is: a process that never traces (a test using `skiff/testing`,
+ * a client) does not pay for it.
  */
-export function configureTracing(opts: TracingOptions = {}): void {
+export async function configureTracing(opts: TracingOptions = {}): Promise<void> {
   if (opts.store) spanStore.configure(opts.store);
   if (state || opts.enabled === false) return;
+  const [{ AsyncLocalStorageContextManager }, core, sdk, { resourceFromAttributes }, otlp] = await Promise.all([
+    import('@opentelemetry/context-async-hooks'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/resources'),
+    opts.endpoint ? import('@opentelemetry/exporter-trace-otlp-http') : undefined,
+  ]);
+  if (state) return;
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
   const ratio = Math.min(Math.max(opts.samplingRatio ?? 1, 0), 1);
   const processors: SpanProcessor[] = [new StoreSpanProcessor(spanStore)];
-  if (opts.endpoint) processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: opts.endpoint }), { scheduledDelayMillis: 1000 }));
-  state = { providers: new Map(), processors, sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }) };
+  if (otlp && opts.endpoint) processors.push(new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter({ url: opts.endpoint }), { scheduledDelayMillis: 1000 }));
+  const sampler = new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(ratio) });
+  state = {
+    providers: new Map(),
+    processors,
+    sampler,
+    newProvider: (component) =>
+      new sdk.BasicTracerProvider({
+        resource: resourceFromAttributes({ 'service.name': component, 'service.namespace': 'skiff' }),
+        sampler,
+        spanProcessors: processors,
+      }),
+    parseTraceParent: core.parseTraceParent,
+  };
 }
 
 export function tracingEnabled(): boolean {
@@ -55,14 +75,15 @@ export function tracerFor(component: string): Tracer {
   if (!state) return trace.getTracer('skiff');
   let provider = state.providers.get(component);
   if (!provider) {
-    provider = new BasicTracerProvider({
-      resource: resourceFromAttributes({ 'service.name': component, 'service.namespace': 'skiff' }),
-      sampler: state.sampler,
-      spanProcessors: state.processors,
-    });
+    provider = state.newProvider(component);
     state.providers.set(component, provider);
   }
   return provider.getTracer('skiff');
+}
+
+/** The span context a W3C `traceparent` names (parsed by the SDK's propagator code); null while tracing is off or when malformed. */
+export function parseTraceParentHeader(value: string): SpanContext | null {
+  return state ? state.parseTraceParent(value) : null;
 }
 
 /** The tracer of the component the calling code runs as. */

@@ -1,5 +1,5 @@
 import type { CertificateSigningRequest, CertificateSigningRequestCondition } from 'kubernetes-types/certificates/v1.js';
-import { Pkcs10CertificateRequest, PemConverter, X509Certificate } from '../x509.js';
+import { x509, type Pkcs10CertificateRequest } from '../x509.js';
 import { child, duplicate, forbidden, index, invalid, notSupported, required, type ErrorList } from './errors.js';
 import { isDNS1123Subdomain } from './name.js';
 import { validateObjectMeta } from './object-meta.js';
@@ -19,7 +19,8 @@ export function parseCertificateRequest(requestBase64: string | undefined): Pkcs
   const m = /-----BEGIN ([A-Z0-9 ]+)-----([\s\S]*?)-----END \1-----/.exec(pem);
   if (!m || m[1] !== 'CERTIFICATE REQUEST') throw new Error('PEM block type must be CERTIFICATE REQUEST');
   try {
-    return new Pkcs10CertificateRequest(PemConverter.decode(m[0])[0]);
+    const lib = x509();
+    return new lib.Pkcs10CertificateRequest(lib.PemConverter.decode(m[0])[0]);
   } catch (err) {
     throw new Error(`asn1: structure error: ${(err as Error).message}`);
   }
@@ -63,7 +64,7 @@ function validateCertificate(certificate: string | undefined, path: string): Err
   for (const [i, b] of blocks.entries()) {
     if (b[1] !== 'CERTIFICATE') return [invalid(path, '<certificate data>', `only CERTIFICATE PEM blocks are allowed, found "${b[1]}"`)];
     try {
-      new X509Certificate(b[0]);
+      new (x509().X509Certificate)(b[0]);
     } catch (err) {
       return [invalid(path, '<certificate data>', `failed to parse certificate in PEM block ${i}: ${(err as Error).message}`)];
     }

@@ -2,7 +2,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isIP } from 'node:net';
-import * as x509 from './x509.js';
+import { x509 as loadX509 } from './x509.js';
+import type * as X509 from './x509.js';
 import { generateCertificateAuthority, issueCertificate } from './issue-certificate.js';
 import { ADMIN_GROUP, ADMIN_USER, PKI_FILES, type CertificateKeyPair, type Pki } from './pki.js';
 import { writeFileAtomic } from './write-file-atomic.js';
@@ -36,6 +37,7 @@ export function defaultServingHosts(): string[] {
  * signed by the CA, about to expire, or (serving) lacks a requested host.
  */
 export async function ensurePki(dataDir: string, opts: EnsurePkiOptions): Promise<Pki> {
+  const x509 = loadX509();
   const dir = join(dataDir, 'pki');
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const hosts = [...new Set([...defaultServingHosts(), ...opts.hosts])];
@@ -94,13 +96,15 @@ async function writePair(dir: string, certFile: string, keyFile: string, pair: C
 }
 
 /** Signed by this CA and not close to expiry. */
-async function usable(pair: CertificateKeyPair, caCert: x509.X509Certificate): Promise<boolean> {
+async function usable(pair: CertificateKeyPair, caCert: X509.X509Certificate): Promise<boolean> {
+  const x509 = loadX509();
   const cert = new x509.X509Certificate(pair.certPem);
   if (cert.notAfter.getTime() - Date.now() < RENEW_BEFORE_MS) return false;
   return cert.verify({ publicKey: caCert.publicKey, signatureOnly: true });
 }
 
 function coversHosts(pair: CertificateKeyPair, hosts: readonly string[]): boolean {
+  const x509 = loadX509();
   const san = new x509.X509Certificate(pair.certPem).getExtension(x509.SubjectAlternativeNameExtension);
   const present = new Set((san?.names.items ?? []).map((n) => normalizeHost(n.value)));
   return hosts.every((h) => present.has(normalizeHost(h)));

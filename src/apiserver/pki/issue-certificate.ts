@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
-import * as x509 from './x509.js';
+import { x509 as loadX509 } from './x509.js';
+import type * as X509 from './x509.js';
 import { exportPrivateKeyPem, generateKeyPair, importPrivateKeyPem, randomSerialNumber, SIGNING_ALGORITHM } from './keys.js';
 import type { CertificateKeyPair } from './pki.js';
 
@@ -14,8 +15,8 @@ function validity(days: number): { notBefore: Date; notAfter: Date } {
   return { notBefore: new Date(now - HOUR_MS), notAfter: new Date(now + days * DAY_MS) };
 }
 
-function subjectName(commonName: string, organizations: readonly string[] = []): x509.JsonName {
-  const name: x509.JsonName = [];
+function subjectName(commonName: string, organizations: readonly string[] = []): X509.JsonName {
+  const name: X509.JsonName = [];
   for (const o of organizations) name.push({ O: [o] });
   name.push({ CN: [commonName] });
   return name;
@@ -23,6 +24,7 @@ function subjectName(commonName: string, organizations: readonly string[] = []):
 
 /** A self-signed CA certificate with a fresh key. */
 export async function generateCertificateAuthority(commonName: string): Promise<CertificateKeyPair> {
+  const x509 = loadX509();
   const keys = await generateKeyPair();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerialNumber(),
@@ -53,10 +55,11 @@ export interface CertificateRequest {
 
 /** A leaf certificate with a fresh key, signed by `ca`. */
 export async function issueCertificate(ca: CertificateKeyPair, req: CertificateRequest): Promise<CertificateKeyPair> {
+  const x509 = loadX509();
   const caCert = new x509.X509Certificate(ca.certPem);
   const caKey = await importPrivateKeyPem(ca.keyPem);
   const keys = await generateKeyPair();
-  const extensions: x509.Extension[] = [
+  const extensions: X509.Extension[] = [
     new x509.BasicConstraintsExtension(false, undefined, true),
     new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
     new x509.ExtendedKeyUsageExtension(req.usages.map((u) => x509.ExtendedKeyUsage[u])),

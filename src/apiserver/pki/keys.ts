@@ -1,5 +1,6 @@
 import { webcrypto } from 'node:crypto';
-import * as x509 from './x509.js';
+import { x509 as loadX509 } from './x509.js';
+import type * as X509 from './x509.js';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
@@ -18,11 +19,13 @@ export async function generateKeyPair(): Promise<CryptoKeyPair> {
 
 /** PKCS#8 "PRIVATE KEY" PEM, which both Node and Go's tls.X509KeyPair read. */
 export async function exportPrivateKeyPem(key: CryptoKey): Promise<string> {
+  const x509 = loadX509();
   const der = await subtle().exportKey('pkcs8', key);
   return x509.PemConverter.encode(der, 'PRIVATE KEY');
 }
 
 export async function importPrivateKeyPem(pem: string): Promise<CryptoKey> {
+  const x509 = loadX509();
   const [der] = x509.PemConverter.decode(pem);
   return subtle().importKey('pkcs8', der, KEY_ALGORITHM, true, ['sign']);
 }

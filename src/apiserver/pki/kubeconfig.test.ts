@@ -24,3 +24,14 @@ test('writes a standard kubeconfig with embedded base64 credentials and mode 060
     preferences: {},
   });
 });
+
+test('names that need quoting in YAML survive', async () => {
+  const { renderKubeconfig } = await import('./kubeconfig.js');
+  const odd = 'system:node:a b # "c"\n';
+  const cfg = parse(renderKubeconfig({ server: 'https://[::1]:6443', caPem: 'CA', certPem: 'CERT', keyPem: 'KEY', user: odd, cluster: 'x: y', context: '- z' }));
+  assert.equal(cfg.users[0].name, odd);
+  assert.equal(cfg.contexts[0].context.user, odd);
+  assert.equal(cfg.clusters[0].name, 'x: y');
+  assert.equal(cfg['current-context'], '- z');
+  assert.equal(cfg.clusters[0].cluster.server, 'https://[::1]:6443');
+});

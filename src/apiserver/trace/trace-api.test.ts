@@ -6,7 +6,7 @@ import { configureTracing } from '../../trace/tracing.js';
 import type { Authorizer } from '../authorization/authorizer.js';
 import { startInProcessServer, type InProcessServer } from '../in-process-server.test-util.js';
 
-configureTracing({ samplingRatio: 1 });
+await configureTracing({ samplingRatio: 1 });
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = '00f067aa0ba902b7';

@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { ApiError, badRequest, methodNotAllowed } from '../../machinery/api-error.js';
@@ -58,6 +57,8 @@ export async function handleTraceQuery(deps: TraceQueryDeps, method: string, pat
   const kept = traceIds.map((id) => [id, spanStore.trace(id)] as const).filter((t): t is readonly [string, readonly ReadableSpan[]] => Boolean(t[1]?.length));
 
   if (query.get('format') === 'otlp') {
+    // the OTLP serializer is large; it loads on the first request for it
+    const { JsonTraceSerializer } = await import('@opentelemetry/otlp-transformer');
     const body = JsonTraceSerializer.serializeRequest(kept.flatMap(([, spans]) => spans)) ?? new Uint8Array();
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(body.length) });
     res.end(body);

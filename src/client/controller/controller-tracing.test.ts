@@ -11,7 +11,7 @@ import { waitFor } from '../testing/wait-for.js';
 import { Controller } from './controller.js';
 import { CONFIG_MAPS } from '../../api/resource-refs.js';
 
-configureTracing();
+await configureTracing();
 
 test('a write made by a reconcile is the child of the reconcile, which is the child of the watch delivery of the write that caused it', async () => {
   const api = await startTestApiServer({ namespaces: ['a'], watchCache: true });

@@ -1,5 +1,5 @@
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
-import { Pkcs10CertificateRequest, PemConverter, SubjectAlternativeNameExtension } from '../../api/x509.js';
+import { x509, type Pkcs10CertificateRequest } from '../../api/x509.js';
 import {  } from '../../api/resource-refs.js';
 
 /** Helpers the CSR approver and signer share (upstream's pkg/controller/certificates). */
@@ -21,7 +21,8 @@ export function parseRequest(csr: CertificateSigningRequest): Pkcs10CertificateR
   const pem = Buffer.from(csr.spec?.request ?? '', 'base64').toString('latin1');
   const block = /-----BEGIN CERTIFICATE REQUEST-----[\s\S]*?-----END CERTIFICATE REQUEST-----/.exec(pem);
   if (!block) throw new Error('PEM block type must be CERTIFICATE REQUEST');
-  return new Pkcs10CertificateRequest(PemConverter.decode(block[0])[0]);
+  const lib = x509();
+  return new lib.Pkcs10CertificateRequest(lib.PemConverter.decode(block[0])[0]);
 }
 
 export function subjectField(req: Pkcs10CertificateRequest, field: 'CN' | 'O'): string[] {
@@ -33,6 +34,7 @@ const SAN_OID = '2.5.29.17';
 export function subjectAltNames(req: Pkcs10CertificateRequest): { type: string; value: string }[] {
   const raw = req.extensions.find((e) => e.type === SAN_OID);
   if (!raw) return [];
+  const { SubjectAlternativeNameExtension } = x509();
   const ext = raw instanceof SubjectAlternativeNameExtension ? raw : new SubjectAlternativeNameExtension(raw.rawData);
   return ext.names.items.map((n) => ({ type: n.type, value: n.value }));
 }

@@ -1,8 +1,11 @@
 import { createPrivateKey, webcrypto } from 'node:crypto';
-import * as x509 from '../../api/x509.js';
+import { x509 as loadX509 } from '../../api/x509.js';
+import type * as X509 from '../../api/x509.js';
+
+const x509 = loadX509();
 
 export interface SigningCa {
-  cert: x509.X509Certificate;
+  cert: X509.X509Certificate;
   key: webcrypto.CryptoKey;
   algorithm: { name: string; hash: string };
 }
@@ -56,14 +59,14 @@ const BACKDATE_MS = 5 * 60 * 1000;
  */
 export async function signCertificate(
   ca: SigningCa,
-  request: x509.Pkcs10CertificateRequest,
+  request: X509.Pkcs10CertificateRequest,
   usages: readonly string[],
   durationMs: number,
   now: Date,
 ): Promise<string> {
   const flags = usages.reduce((acc, u) => acc | (KEY_USAGE_FLAGS[u] ?? 0), 0);
   const ekus = usages.map((u) => EXTENDED_KEY_USAGES[u]).filter((e): e is string => Boolean(e));
-  const extensions: x509.Extension[] = [new x509.BasicConstraintsExtension(false, undefined, true)];
+  const extensions: X509.Extension[] = [new x509.BasicConstraintsExtension(false, undefined, true)];
   if (flags) extensions.push(new x509.KeyUsagesExtension(flags, true));
   if (ekus.length) extensions.push(new x509.ExtendedKeyUsageExtension(ekus));
   extensions.push(await x509.AuthorityKeyIdentifierExtension.create(ca.cert.publicKey));

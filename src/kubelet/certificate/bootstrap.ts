@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { parse, stringify } from 'yaml';
-import * as x509 from '../../api/x509.js';
+import { x509 as loadX509 } from '../../api/x509.js';
+import type * as X509 from '../../api/x509.js';
 import { Client } from '../../client/rest/client.js';
 import { caCertHash } from '../../machinery/ca-cert-hash.js';
 import type { Logger } from '../../machinery/logger.js';
+
+const x509 = loadX509();
 
 const CSRS = { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' };
 const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };

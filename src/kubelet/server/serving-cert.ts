@@ -1,15 +1,13 @@
-import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import { isIP } from 'node:net';
-import * as x509 from '@peculiar/x509';
-
-x509.cryptoProvider.set(webcrypto);
+import { x509 as loadX509 } from '../../api/x509.js';
 
 /**
  * A self-signed serving certificate for the kubelet's HTTPS port, as the
  * kubelet makes for itself when no --tls-cert-file is given.
  */
 export async function selfSignedServingCert(hostname: string, hosts: readonly string[]): Promise<{ cert: string; key: string }> {
+  const x509 = loadX509();
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
   const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
   const now = Date.now();
