@@ -1,6 +1,5 @@
 import { webcrypto } from 'node:crypto';
 import { x509 as loadX509 } from './x509.js';
-import type * as X509 from './x509.js';
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;

@@ -5,7 +5,6 @@ import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { parse, stringify } from 'yaml';
 import { x509 as loadX509 } from '../../api/x509.js';
-import type * as X509 from '../../api/x509.js';
 import { Client } from '../../client/rest/client.js';
 import { caCertHash } from '../../machinery/ca-cert-hash.js';
 import type { Logger } from '../../machinery/logger.js';
