@@ -25,8 +25,8 @@ import { reportFailure, type Failure } from './report-failure.js';
 import { context, trace } from '@opentelemetry/api';
 import { ATTR } from '../trace/attributes.js';
 import { inChildSpan, recordingSpan, startCausedSpan, startSpan } from '../trace/spans.js';
+import { NAMESPACES, NODES, PODS } from '../api/resource-refs.js';
 
-const gvr = (group: string, resource: string) => ({ group, version: 'v1', resource });
 
 /** Binding cycles in flight before the loop waits (the API server takes ~1,000 writes/s; a few connections carry that). */
 export const DEFAULT_BINDING_CONCURRENCY = 16;
@@ -75,9 +75,9 @@ export class Scheduler {
 
   constructor(private readonly o: SchedulerOptions) {
     const f = o.informers;
-    this.pods = f.forResource<Pod>(gvr('', 'pods'));
-    this.nodes = f.forResource<Node>(gvr('', 'nodes'));
-    const namespaces = f.forResource<Namespace>(gvr('', 'namespaces'));
+    this.pods = f.forResource<Pod>(PODS);
+    this.nodes = f.forResource<Node>(NODES);
+    const namespaces = f.forResource<Namespace>(NAMESPACES);
     this.clock = o.clock ?? realClock;
     this.cache = new SchedulerCache({ clock: this.clock });
     this.queue = new SchedulingQueue({ clock: this.clock, ...o.queue, isRelevant: (plugins, event) => this.isRelevant(plugins, event) });

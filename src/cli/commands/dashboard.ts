@@ -4,6 +4,7 @@ import { Client, defaultRestConfig, isNotFound, isAlreadyExists } from '../../cl
 import { InvalidDurationError, parseDuration } from '../../machinery/duration.js';
 import type { ComponentCommand } from '../command.js';
 import { UsageError } from '../flags.js';
+import { SERVICE_ACCOUNTS } from '../../api/resource-refs.js';
 
 const DEFAULT_ACCOUNT = 'kube-system/skiff-dashboard';
 
@@ -20,7 +21,7 @@ function parseAccount(value: string): { namespace: string; name: string } {
  * account must exist already and keeps exactly the rights RBAC gives it.
  */
 async function ensureDefaultAccount(client: Client, namespace: string, name: string): Promise<boolean> {
-  const accounts = client.resource<ServiceAccount>({ group: '', version: 'v1', resource: 'serviceaccounts' }).namespace(namespace);
+  const accounts = client.resource<ServiceAccount>(SERVICE_ACCOUNTS).namespace(namespace);
   let created = false;
   try {
     await accounts.get(name);

@@ -8,11 +8,11 @@ import { x509 as loadX509 } from '../../api/x509.js';
 import { Client } from '../../client/rest/client.js';
 import { caCertHash } from '../../machinery/ca-cert-hash.js';
 import type { Logger } from '../../machinery/logger.js';
+import { CONFIG_MAPS } from '../../api/resource-refs.js';
 
 const x509 = loadX509();
 
 const CSRS = { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' };
-const CONFIGMAPS = { group: '', version: 'v1', resource: 'configmaps' };
 
 /** The joining node's credentials could not be obtained (bad CA hash, denied CSR, …). */
 export class BootstrapError extends Error {
@@ -56,7 +56,7 @@ function usable(pem: string, nodeName: string, now: number): boolean {
 async function discoverCa(server: string, hash: string): Promise<string> {
   const anonymous = new Client({ server, insecureSkipTLSVerify: true }, { component: 'kubelet-bootstrap' });
   try {
-    const cm = await anonymous.resource<ConfigMap>(CONFIGMAPS).namespace('kube-public').get('cluster-info');
+    const cm = await anonymous.resource<ConfigMap>(CONFIG_MAPS).namespace('kube-public').get('cluster-info');
     const doc = parse(cm.data?.kubeconfig ?? '') as { clusters?: { cluster?: { 'certificate-authority-data'?: string } }[] } | null;
     const data = doc?.clusters?.[0]?.cluster?.['certificate-authority-data'];
     if (!data) throw new BootstrapError('kube-public/cluster-info has no certificate-authority-data');
