@@ -1,5 +1,4 @@
-import { exponentialBuckets } from '../base/metrics/registry.js';
-import { MetricsRegistry } from '../base/metrics/registry.js';
+import { exponentialBuckets, MetricsRegistry } from '../base/metrics/registry.js';
 
 /** The API server's Prometheus metrics, named as upstream's where they exist. */
 export class ApiServerMetrics {
