@@ -77,6 +77,10 @@ export const RESOURCES: readonly ResourceInfo[] = [
   ...group('coordination.k8s.io', 'v1', [{ kind: 'Lease', resource: 'leases', namespaced: true }]),
   ...group('discovery.k8s.io', 'v1', [{ kind: 'EndpointSlice', resource: 'endpointslices', namespaced: true }]),
   ...group('events.k8s.io', 'v1', [{ kind: 'Event', resource: 'events', namespaced: true, shortNames: ['ev'] }]),
+  ...group('flowcontrol.apiserver.k8s.io', 'v1', [
+    { kind: 'FlowSchema', resource: 'flowschemas', namespaced: false, subresources: ['status'] },
+    { kind: 'PriorityLevelConfiguration', resource: 'prioritylevelconfigurations', namespaced: false, subresources: ['status'] },
+  ]),
   ...group('policy', 'v1', [
     { kind: 'PodDisruptionBudget', resource: 'poddisruptionbudgets', namespaced: true, shortNames: ['pdb'], subresources: ['status'] },
   ]),
@@ -103,6 +107,7 @@ export const GROUP_ORDER = [
   'policy',
   'rbac.authorization.k8s.io',
   'scheduling.k8s.io',
+  'flowcontrol.apiserver.k8s.io',
   'apiextensions.k8s.io',
 ];
 

@@ -30,7 +30,9 @@ import { isLongRunning } from './filters/long-running.js';
 import { MaxInFlightFilter } from './filters/max-in-flight.js';
 import { requestTimedOut, withRequestTimeout } from './filters/request-timeout.js';
 import { DEFAULT_SERVING_LIMITS, type ServingLimits } from './filters/serving-limits.js';
-import { releaseWhenSent, type Release } from './filters/concurrency-limit.js';
+import { closedSignal, releaseWhenSent, type Release } from './filters/concurrency-limit.js';
+import { PriorityAndFairness } from './flowcontrol/priority-and-fairness.js';
+import { runFlowControlConfig } from './flowcontrol/flowcontrol-config.js';
 import { negotiate, writeBody, writeError } from './http/respond.js';
 import { ApiServerMetrics } from './metrics.js';
 import { serveOpenApi } from './openapi/serve-openapi.js';
@@ -110,13 +112,21 @@ export class ApiServer {
   private readonly reviews: ReviewHandlers;
   private readonly limits: ServingLimits;
   private readonly inFlight: MaxInFlightFilter;
+  private readonly apf: PriorityAndFairness | undefined;
   private readonly causes: WriteCauses;
   private readonly storage: Storage;
 
   constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? (() => new Date());
     this.limits = { ...DEFAULT_SERVING_LIMITS, ...opts.limits };
-    this.inFlight = new MaxInFlightFilter(this.limits, this.metrics.registry);
+    const { priorityAndFairness, maxRequestsInflight, maxMutatingRequestsInflight, requestTimeoutMs } = this.limits;
+    if (priorityAndFairness) {
+      // APF replaces the max-in-flight limits, as upstream; the watch limit stays
+      this.apf = new PriorityAndFairness({ serverConcurrencyLimit: maxRequestsInflight + maxMutatingRequestsInflight, requestWaitLimitMs: requestTimeoutMs > 0 ? requestTimeoutMs / 4 : 15_000 }, this.metrics.registry);
+      this.inFlight = new MaxInFlightFilter({ ...this.limits, maxRequestsInflight: 0, maxMutatingRequestsInflight: 0 }, this.metrics.registry);
+    } else {
+      this.inFlight = new MaxInFlightFilter(this.limits, this.metrics.registry);
+    }
     // every open watch listens for shutdown
     setMaxListeners(0, this.stopping.signal);
     this.causes = opts.writeCauses ?? new WriteCauses();
@@ -176,6 +186,11 @@ export class ApiServer {
       onChange: (crd, name) => serving.sync(crd, name),
       deleteInstances: (crd) => serving.deleteAll(crd),
     });
+    if (this.apf) {
+      const flowControl = runFlowControlConfig({ registry: this.registry, apf: this.apf, logger: this.opts.logger, signal: this.stopping.signal });
+      const crdController = this.controllers;
+      this.controllers = Promise.all([crdController, flowControl]).then(() => undefined);
+    }
     return port;
   }
 
@@ -211,8 +226,8 @@ export class ApiServer {
         async (deadline) => {
           const user = await stage('authentication', 'authentication', () => this.pipeline.authenticate(req, path));
           if (span) describeUser(span, user);
-          // as upstream's chain: in-flight limits after authentication (system:masters is exempt), before authorization
-          const release: Release = this.inFlight.admit(request, user);
+          // as upstream's chain: APF or the in-flight limits after authentication (system:masters is exempt), before authorization
+          const release = await this.admit(request, user, res, deadline);
           try {
             // the trace query API authorizes a `get` of the object it shows, not its own path
             if (path.startsWith(TRACE_API_PREFIX)) return await this.serveTraceQuery(req, res, path, url.searchParams, user);
@@ -244,6 +259,28 @@ export class ApiServer {
       const resource = info?.resource ? (info.subresource ? `${info.resource}/${info.subresource}` : info.resource) : '';
       this.metrics.observeRequest(info?.verb ?? (req.method ?? '').toLowerCase(), resource, res.statusCode, seconds);
       if (span) endRequestSpan(span, res, res.statusCode >= 500 ? failure : undefined);
+    }
+  }
+
+  /**
+   * A seat for the request (APF) or an in-flight slot, or 429. Watches are
+   * counted against --max-watches while open but hold an APF seat only while
+   * they start, as upstream; other long-running requests are not limited.
+   */
+  private async admit(info: RequestInfo, user: UserInfo, res: ServerResponse, deadline: AbortSignal): Promise<Release> {
+    const slot = this.inFlight.admit(info, user);
+    if (!this.apf || (isLongRunning(info) && info.verb !== 'watch')) return slot;
+    try {
+      const release = await this.apf.admit({ info, user }, AbortSignal.any([deadline, closedSignal(res)]), (c) => {
+        if (c.flowSchema.metadata?.uid) res.setHeader('X-Kubernetes-PF-FlowSchema-UID', c.flowSchema.metadata.uid);
+        if (c.priorityLevel.metadata?.uid) res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', c.priorityLevel.metadata.uid);
+      });
+      if (info.verb !== 'watch') return () => (release(), slot());
+      release();
+      return slot;
+    } catch (err) {
+      slot();
+      throw err;
     }
   }
 

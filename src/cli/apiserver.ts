@@ -63,7 +63,8 @@ export const APISERVER_FLAGS = {
   'token-auth-file': { type: 'string', default: '', description: 'static bearer tokens, CSV lines token,user,uid[,"group1,group2"]' },
   'service-account-issuer': { type: 'string', default: 'https://kubernetes.default.svc.cluster.local', description: 'issuer (and API audience) of service-account tokens' },
   'authorization-mode': { type: 'string', default: DEFAULT_AUTHORIZATION_MODES, description: `ordered authorizers: ${AUTHORIZATION_MODES.join(', ')} (system:masters may always do everything)` },
-  'max-requests-inflight': { type: 'string', default: '400', description: 'read-only requests served at once; more get 429 (0: no limit; system:masters is never refused)' },
+  'enable-priority-and-fairness': { type: 'string', default: 'true', description: 'API Priority and Fairness (FlowSchemas, priority levels, fair queuing) instead of the max-in-flight limits' },
+  'max-requests-inflight': { type: 'string', default: '400', description: 'read-only requests served at once; more get 429 (0: no limit; system:masters is never refused). With APF: summed with the next to give the server\'s seats' },
   'max-mutating-requests-inflight': { type: 'string', default: '200', description: 'mutating requests served at once; more get 429 (0: no limit)' },
   'max-watches': { type: 'string', default: '20000', description: 'watches open at once; more get 429 (0: no limit)' },
   'request-timeout': { type: 'string', default: '1m0s', description: 'non-long-running requests answer 504 after this long (Go duration)' },
@@ -88,7 +89,9 @@ function servingLimits(flags: Record<string, string>): Partial<ServingLimits> {
     if (err instanceof InvalidDurationError) throw new UsageError(`invalid --request-timeout: ${err.message}`);
     throw err;
   }
+  if (!['true', 'false'].includes(flags['enable-priority-and-fairness'])) throw new UsageError(`--enable-priority-and-fairness must be true or false, not ${JSON.stringify(flags['enable-priority-and-fairness'])}`);
   return {
+    priorityAndFairness: flags['enable-priority-and-fairness'] === 'true',
     maxRequestsInflight: limitFlag(flags, 'max-requests-inflight'),
     maxMutatingRequestsInflight: limitFlag(flags, 'max-mutating-requests-inflight'),
     maxWatches: limitFlag(flags, 'max-watches'),

@@ -141,42 +141,70 @@ describe('storage faults, with skiff apiserver and kubectl', () => {
     }
   });
 
-  it('a flood from one user gets 429s while kubectl get nodes as admin still answers', async () => {
+  it('a flood from one user gets 429s from its APF priority level while another user and the admin are still served', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'skiff-flood-'));
-    writeFileSync(join(dir, 'tokens.csv'), 'flood-token,flooder,1001\n');
-    const server = await startServer({ command: 'apiserver', args: ['--max-requests-inflight', '2', '--max-mutating-requests-inflight', '1', '--token-auth-file', join(dir, 'tokens.csv')] });
+    writeFileSync(join(dir, 'tokens.csv'), 'flood-token,flooder,1001\nother-token,bystander,1002\n');
+    const server = await startServer({ command: 'apiserver', args: ['--token-auth-file', join(dir, 'tokens.csv')] });
     const agent = new https.Agent({ keepAlive: true, maxSockets: 200, ca: readFileSync(join(server.dataDir, 'pki', 'ca.crt')) });
     const codes = new Map<number, number>();
+    let rejectedHeaders: Record<string, unknown> | undefined;
     let flooding = true;
     const workers: Promise<void>[] = [];
+    const list = (token: string) =>
+      new Promise<{ status: number; headers: Record<string, unknown> }>((resolve) => {
+        https
+          .get({ host: '127.0.0.1', port: server.port, path: '/api/v1/namespaces/default/configmaps', agent, headers: { Authorization: `Bearer ${token}` } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+          })
+          .on('error', () => resolve({ status: 0, headers: {} }));
+      });
     try {
       const k = kubectlFor(server.kubeconfig);
-      // the flooder may read ConfigMaps: its requests are served, not refused by authorization
+      // both users may read ConfigMaps: their requests are served, not refused by authorization
       await k.ok(['create', 'clusterrole', 'flood-reader', '--verb=get,list', '--resource=configmaps']);
-      await k.ok(['create', 'clusterrolebinding', 'flooder', '--clusterrole=flood-reader', '--user=flooder']);
-      const flood = () =>
-        new Promise<number>((resolve) => {
-          https
-            .get({ host: '127.0.0.1', port: server.port, path: '/api/v1/namespaces/default/configmaps', agent, headers: { Authorization: 'Bearer flood-token' } }, (res) => {
-              res.resume();
-              res.on('end', () => resolve(res.statusCode ?? 0));
-            })
-            .on('error', () => resolve(0));
-        });
+      await k.ok(['create', 'clusterrolebinding', 'readers', '--clusterrole=flood-reader', '--user=flooder', '--user=bystander']);
+      // upstream's bootstrap configuration is served
+      assert.match(await k.ok(['get', 'flowschemas']), /global-default\s+global-default\s+9900\s+ByUser/);
+      assert.match(await k.ok(['get', 'prioritylevelconfigurations']), /workload-low\s+Limited/);
+      // the flooder gets a priority level of its own with one short queue
+      await k.ok(['apply', '-f', '-'], {
+        input: JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'List',
+          items: [
+            { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name: 'floods' }, spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Queue', queuing: { queues: 1, handSize: 1, queueLengthLimit: 5 } } } } },
+            {
+              apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+              kind: 'FlowSchema',
+              metadata: { name: 'flooders' },
+              spec: { priorityLevelConfiguration: { name: 'floods' }, matchingPrecedence: 1000, distinguisherMethod: { type: 'ByUser' }, rules: [{ subjects: [{ kind: 'User', user: { name: 'flooder' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'], clusterScope: true }] }] },
+            },
+          ],
+        }),
+      });
+      const uid = (await k.ok(['get', 'flowschema', 'flooders', '-o', 'jsonpath={.metadata.uid}'])).trim();
+      await waitFor('the flooder classified by its FlowSchema', async () => (await list('flood-token')).headers['x-kubernetes-pf-flowschema-uid'] === uid);
       for (let i = 0; i < 100; i++) {
         workers.push(
           (async () => {
             while (flooding) {
-              const c = await flood();
-              codes.set(c, (codes.get(c) ?? 0) + 1);
+              const r = await list('flood-token');
+              codes.set(r.status, (codes.get(r.status) ?? 0) + 1);
+              if (r.status === 429) rejectedHeaders = r.headers;
             }
           })(),
         );
       }
       await waitFor('429s for the flooding user', () => (codes.get(429) ?? 0) > 10, 60_000);
-      // kubectl exits 0 only with an answer from the server (system:masters is never refused)
+      assert.equal(rejectedHeaders?.['x-kubernetes-pf-flowschema-uid'], uid);
+      assert.equal(rejectedHeaders?.['retry-after'], '1');
+      // another user's flow and the admin (exempt) are served during the flood
+      for (let i = 0; i < 3; i++) assert.equal((await list('other-token')).status, 200);
+      // kubectl exits 0 only with an answer from the server
       for (let i = 0; i < 3; i++) await k.ok(['get', 'nodes', '--request-timeout', '5s']);
       assert.ok((codes.get(200) ?? 0) > 0, 'the flooder is served too, within its share');
+      assert.match(await k.ok(['get', '--raw', '/metrics']), /apiserver_flowcontrol_rejected_requests_total\{flow_schema="flooders",priority_level="floods",reason="queue-full"\} \d+/);
     } finally {
       flooding = false;
       await Promise.all(workers);

@@ -33,3 +33,11 @@ export function releaseWhenSent(res: ServerResponse, release: Release): void {
   res.once('finish', release);
   res.once('close', release);
 }
+
+/** Aborts when the response's connection closes (the client left, or the answer was sent). */
+export function closedSignal(res: ServerResponse): AbortSignal {
+  const closed = new AbortController();
+  if (res.destroyed || res.writableFinished) closed.abort();
+  else res.once('close', () => closed.abort());
+  return closed.signal;
+}

@@ -37,7 +37,8 @@ async function until(what: string, cond: () => boolean | Promise<boolean>, deadl
 
 async function withServer(limits: Partial<ServingLimits>, fn: (s: InProcessServer, gate: GateAuthorizer) => Promise<void>) {
   const gate = new GateAuthorizer();
-  const s = await startInProcessServer({ limits, pipeline: { authorizers: () => [gate, new PublicInfoAuthorizer(), new AlwaysAllowAuthenticated()] } });
+  // the max-in-flight filter (APF off); APF has its own tests in ../flowcontrol/
+  const s = await startInProcessServer({ limits: { priorityAndFairness: false, ...limits }, pipeline: { authorizers: () => [gate, new PublicInfoAuthorizer(), new AlwaysAllowAuthenticated()] } });
   try {
     await fn(s, gate);
   } finally {

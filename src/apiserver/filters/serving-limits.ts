@@ -3,6 +3,8 @@ import { DEFAULT_IN_FLIGHT_LIMITS, type InFlightLimits } from './max-in-flight.j
 
 /** What one API server accepts at once and how long it waits (each 0: no limit). */
 export interface ServingLimits extends InFlightLimits {
+  /** API Priority and Fairness instead of the max-in-flight limits (upstream --enable-priority-and-fairness, true); the two in-flight limits summed are its seats. */
+  priorityAndFairness: boolean;
   /** Non-long-running requests answer 504 after this long (upstream --request-timeout, 60 s). */
   requestTimeoutMs: number;
   /** Largest request body (413 beyond; upstream's 3 MiB). */
@@ -15,6 +17,7 @@ export interface ServingLimits extends InFlightLimits {
 
 export const DEFAULT_SERVING_LIMITS: ServingLimits = {
   ...DEFAULT_IN_FLIGHT_LIMITS,
+  priorityAndFairness: true,
   requestTimeoutMs: 60_000,
   maxRequestBytes: MAX_BODY_BYTES,
   headersTimeoutMs: 32_000,

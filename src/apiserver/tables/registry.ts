@@ -1,3 +1,4 @@
+import { flowSchemaTable, priorityLevelConfigurationTable } from './flowcontrol.js';
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { cronJobTable, jobTable } from './batch.js';
 import { certificateSigningRequestTable } from './certificates.js';
@@ -51,6 +52,8 @@ const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
   ['rolebindings.rbac.authorization.k8s.io', roleBindingTable],
   ['clusterrolebindings.rbac.authorization.k8s.io', clusterRoleBindingTable],
   ['priorityclasses.scheduling.k8s.io', priorityClassTable],
+  ['flowschemas.flowcontrol.apiserver.k8s.io', flowSchemaTable],
+  ['prioritylevelconfigurations.flowcontrol.apiserver.k8s.io', priorityLevelConfigurationTable],
 ]);
 
 /**
