@@ -6,28 +6,9 @@ import { startServer } from '../test/e2e/harness.js';
 import { clientFromKubeconfig } from '../test/e2e/raw-client.js';
 import { decodeProtobufObject } from '../src/api/protobuf/decode-protobuf-object.js';
 import { wireFields } from '../src/api/protobuf/wire-reader.js';
+import { benchPod as pod } from './bench-pod.js';
+import { printTracingOverhead, tracingOverhead } from './apiserver-tracing.js';
 import { DeliveryLedger, fmt, percentile, printTable, runConcurrent, type Row } from './stats.js';
-
-/** A realistic pod: ~1.5 KB of JSON, like a small Deployment's pods. */
-function pod(name: string) {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, namespace: 'bench', labels: { app: 'bench', 'pod-template-hash': '5d8f7c9b6', tier: 'backend' } },
-    spec: {
-      containers: [
-        {
-          name: 'app',
-          image: 'registry.example.com/team/app:1.2.3',
-          ports: [{ containerPort: 8080, name: 'http' }],
-          env: [{ name: 'MODE', value: 'production' }, { name: 'LOG_LEVEL', value: 'info' }],
-          resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
-          readinessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 5 },
-        },
-      ],
-    },
-  };
-}
 
 const N_SEQ = Number(process.env.BENCH_SEQ ?? 1000);
 const N_CONC = Number(process.env.BENCH_CONC ?? 4000);
@@ -35,9 +16,15 @@ const N_LIST = Number(process.env.BENCH_LIST ?? 10_000);
 const WATCHERS = 100;
 const WATCH_WRITES = 200;
 
-export async function run(): Promise<void> {
+/**
+ * `npm run bench -- apiserver [tracing]`: the API server against raw storage,
+ * JSON against protobuf, and tracing on against off; `tracing` runs only the
+ * last comparison.
+ */
+export async function run(args: string[] = []): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'skiff-bench-'));
   try {
+    if (args.includes('tracing')) return await printTracingOverhead(dir);
     const raw = await rawStorage(join(dir, 'raw'));
     const api = await apiFigures(join(dir, 'api'));
     const ratio = (a: number, b: number) => fmt(a / b, 2);
@@ -61,9 +48,12 @@ export async function run(): Promise<void> {
       { figure: 'watch event bytes (one pod)', api: fmt(api.watchEventBytes, 0), storage: fmt(api.pbWatchEventBytes, 0), ratio: ratio(api.pbWatchEventBytes, api.watchEventBytes) },
     ];
     printTable('skiff API server: JSON vs protobuf (Accept: application/vnd.kubernetes.protobuf)', pb, { figure: 'figure', api: 'JSON', storage: 'protobuf', ratio: 'protobuf/JSON' });
+    const t = await tracingOverhead(join(dir, 'tracing'));
+    printTable('skiff API server: tracing on vs off (interleaved rounds, same machine, same run)', t.rows, { figure: 'figure', api: 'tracing on', storage: 'tracing off', ratio: 'on/off' });
     process.stdout.write(
       `\ntargets: API creates >= 50% of raw storage throughput (32 clients: ${fmt((100 * api.concRate) / raw.concRate, 0)}%), ` +
-        `list of ${N_LIST} pods < 300 ms (${fmt(api.listMs, 0)} ms), watch delivery p99 < 50 ms (${fmt(api.watchP99, 1)} ms)\n`,
+        `list of ${N_LIST} pods < 300 ms (${fmt(api.listMs, 0)} ms), watch delivery p99 < 50 ms (${fmt(api.watchP99, 1)} ms), ` +
+        `tracing on within 10% of off (sequential ${fmt(100 * (t.seqRatio - 1), 1)}%, 32 clients ${fmt(100 * (t.concRatio - 1), 1)}%)\n`,
     );
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -110,9 +100,8 @@ async function rawStorage(dir: string) {
 }
 
 async function apiFigures(dataDir: string) {
-  // SKIFF_BENCH_TRACING=false measures the API server with tracing off (on by default, as it ships)
-  const tracing = process.env.SKIFF_BENCH_TRACING === 'false' ? ['--tracing=false'] : [];
-  const server = await startServer({ dataDir, command: 'apiserver', args: ['--compaction-interval', '0', ...tracing] });
+  // tracing on, as skiff ships (tracingOverhead compares it with off)
+  const server = await startServer({ dataDir, command: 'apiserver', args: ['--compaction-interval', '0'] });
   const client = clientFromKubeconfig(server.kubeconfig);
   try {
     await client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });

@@ -431,7 +431,7 @@ export class ApiServer {
           case 'get':
             return handleGet(scope);
           case 'list':
-            return handleList(scope);
+            return handleList(scope, this.causes);
           case 'watch':
             return handleWatch(scope, this.watchSettings);
           case 'create':

@@ -4,6 +4,9 @@ import { IntegrityError } from '../storage/errors.js';
 import { APISERVER_FLAGS, startApiServer } from './apiserver.js';
 import { COMPONENTS } from './components.js';
 import type { ComponentCommand, FlagValues } from './command.js';
+import { ApiError } from '../machinery/api-error.js';
+import { KubeconfigError } from '../client/rest/kubeconfig.js';
+import { NetworkError } from '../client/rest/network-error.js';
 import { parseFlags, usage, UsageError, type FlagSpec } from './flags.js';
 import { runAsComponent } from '../trace/component-context.js';
 import { configureTracing, shutdownTracing } from '../trace/tracing.js';
@@ -157,8 +160,13 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`error: ${err.message}\n\n${usage(name, summary, spec)}\n`);
       return 2;
     }
-    if (err instanceof IntegrityError) {
+    if (err instanceof IntegrityError || err instanceof NetworkError || err instanceof KubeconfigError) {
       process.stderr.write(`error: ${err.message}\n`);
+      return 1;
+    }
+    // a command's request the server refused: its Status, as kubectl prints it (no stack trace)
+    if (err instanceof ApiError) {
+      process.stderr.write(err.reason === 'Unknown' ? `Error from server: ${err.message}\n` : `Error from server (${err.reason}): ${err.message}\n`);
       return 1;
     }
     throw err;

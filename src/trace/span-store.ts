@@ -1,5 +1,6 @@
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { RecencyQueue } from './recency-queue.js';
 
 export interface SpanStoreOptions {
   /** Spans kept at most, over all traces (default 20,000). */
@@ -25,6 +26,8 @@ export const DEFAULT_MAX_AGE_MS = 60 * 60 * 1000;
  */
 export class SpanStore {
   private readonly traces = new Map<string, TraceEntry>();
+  /** Trace ids, least recently touched first. */
+  private readonly order = new RecencyQueue<string>();
   private count = 0;
   private maxSpans: number;
   private maxAgeMs: number;
@@ -47,11 +50,10 @@ export class SpanStore {
     if (this.maxSpans <= 0) return;
     const id = span.spanContext().traceId;
     let entry = this.traces.get(id);
-    if (entry) this.traces.delete(id);
-    else entry = { spans: [], touched: 0 };
+    if (!entry) this.traces.set(id, (entry = { spans: [], touched: 0 }));
     entry.spans.push(span);
     entry.touched = this.now();
-    this.traces.set(id, entry);
+    this.order.touch(id);
     this.count++;
     this.evict();
   }
@@ -69,12 +71,14 @@ export class SpanStore {
 
   clear(): void {
     this.traces.clear();
+    this.order.clear();
     this.count = 0;
   }
 
   private evict(): void {
     const oldest = this.now() - this.maxAgeMs;
-    for (const [id, entry] of this.traces) {
+    for (let id = this.order.oldest(); id !== undefined; id = this.order.oldest()) {
+      const entry = this.traces.get(id)!;
       const over = this.count > this.maxSpans;
       if (!over && entry.touched >= oldest) break;
       if (over && this.traces.size === 1) {
@@ -85,6 +89,7 @@ export class SpanStore {
         break;
       }
       this.traces.delete(id);
+      this.order.delete(id);
       this.count -= entry.spans.length;
     }
   }

@@ -1,5 +1,5 @@
-import { context, propagation, trace, type SpanContext, type Tracer } from '@opentelemetry/api';
-import type { BasicTracerProvider, ParentBasedSampler, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { context, propagation, trace, TraceFlags, type SpanContext, type Tracer } from '@opentelemetry/api';
+import type { BasicTracerProvider, ParentBasedSampler, ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { currentComponent } from './component-context.js';
 import { SpanStore, StoreSpanProcessor } from './span-store.js';
 
@@ -64,6 +64,15 @@ export async function configureTracing(opts: TracingOptions = {}): Promise<void>
       }),
     parseTraceParent: core.parseTraceParent,
   };
+}
+
+/**
+ * Hands a span that is already finished (see recordLeafSpan) to what records
+ * spans: the built-in store and the OTLP exporter. Unsampled spans are dropped.
+ */
+export function emitFinishedSpan(span: ReadableSpan): void {
+  if (!state || !(span.spanContext().traceFlags & TraceFlags.SAMPLED)) return;
+  for (const p of state.processors) p.onEnd(span);
 }
 
 export function tracingEnabled(): boolean {

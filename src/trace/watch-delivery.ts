@@ -3,9 +3,9 @@ import { ATTR } from './attributes.js';
 import { detachedContext } from './component-context.js';
 import { parseTraceparent, startSpan } from './spans.js';
 
-/** What a watcher knows of one delivered event. */
+/** What a watcher knows of one delivered event (or of one object its list returned: type LIST). */
 export interface Delivery {
-  type: string;
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'LIST';
   kind?: string;
   namespace?: string;
   name?: string;
@@ -18,7 +18,8 @@ export interface Delivery {
  * Runs `fn` (the informer applying an event and calling its handlers) in a
  * watch delivery span: a child of the storage commit that caused the event,
  * so whatever the handlers queue names it as its cause. Events without a
- * recorded cause run bare.
+ * recorded cause run bare. An informer's list runs each listed object's
+ * handlers the same way, linked to the write that made the listed version.
  */
 export function inWatchDelivery(d: Delivery, fn: () => void): void {
   const parent = parseTraceparent(d.cause.traceparent);
@@ -31,7 +32,7 @@ export function inWatchDelivery(d: Delivery, fn: () => void): void {
   if (d.name) attributes[ATTR.name] = d.name;
   if (d.resourceVersion) attributes[ATTR.resourceVersion] = d.resourceVersion;
   if (Number.isFinite(committed)) attributes[ATTR.watchDelayMs] = Math.max(0, Date.now() - committed);
-  const span = startSpan(`watch ${d.type} ${d.kind ?? ''}`.trim(), {
+  const span = startSpan(`${d.type === 'LIST' ? 'list' : `watch ${d.type}`} ${d.kind ?? ''}`.trim(), {
     hop: 'watch',
     initiator: 'watch',
     kind: SpanKind.CONSUMER,

@@ -5,18 +5,23 @@ import { parseListOptions, validateListOptions } from '../../machinery/query/opt
 import { selectionFrom } from '../selection.js';
 import type { RequestScope } from './scope.js';
 import { render, renderList } from './render.js';
+import { listCauses } from '../trace/trace-query.js';
+import type { WriteCauses } from '../trace/write-causes.js';
+import { WATCH_CAUSES_HEADER } from './watch.js';
 
 export async function handleGet(scope: RequestScope): Promise<void> {
   const obj = await scope.store.get(scope.info.namespace, scope.info.name);
   writeBody(scope.res, 200, ...render(scope, obj));
 }
 
-export async function handleList(scope: RequestScope): Promise<void> {
+/** `causes`: the side store of write causes, for skiff's informers that ask (header `X-Skiff-Watch-Causes: true`). */
+export async function handleList(scope: RequestScope, writeCauses?: WriteCauses): Promise<void> {
   const { query } = scope;
   const opts = parseListOptions(query);
   validateListOptions(opts, false);
   const selection = selectionFrom(query, scope.store.strategy);
-  const raw = scope.rendering.kind === 'json' && !selection.filter;
+  const causes = scope.rendering.kind === 'json' && scope.req.headers[WATCH_CAUSES_HEADER] === 'true' ? writeCauses : undefined;
+  const raw = scope.rendering.kind === 'json' && !selection.filter && !causes;
   const list = await scope.store.list(scope.info.namespace, {
     ...selection,
     raw,
@@ -30,6 +35,10 @@ export async function handleList(scope: RequestScope): Promise<void> {
     const { items: _items, rawItems, ...head } = list;
     const prefix = JSON.stringify(listEnvelopeGoForm({ ...head, items: [] })).slice(0, -'"items":[]}'.length - 1);
     writeJsonText(scope.res, 200, `${prefix},"items":[${rawItems.join(',')}]}`);
+    return;
+  }
+  if (causes) {
+    writeBody(scope.res, 200, { ...list, causes: listCauses(causes, list.items) });
     return;
   }
   writeBody(scope.res, 200, ...renderList(scope, list));

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { propagation, SpanKind, trace, type Context, type Span } from '@opentelemetry/api';
 import { ATTR, type Hop } from '../../trace/attributes.js';
 import { componentContext } from '../../trace/component-context.js';
-import { currentCause, failSpan, inSpan, startSpan } from '../../trace/spans.js';
+import { recordLeafSpan } from '../../trace/leaf-span.js';
+import { currentCause, failSpan, recordingSpan, startSpan } from '../../trace/spans.js';
 import { tracingEnabled } from '../../trace/tracing.js';
 import type { RequestInfo } from '../request-info.js';
 import type { UserInfo } from '../authentication/user-info.js';
@@ -56,23 +57,39 @@ export function endRequestSpan(span: Span, res: ServerResponse, err?: unknown): 
   span.end();
 }
 
-/** Runs one stage of a recorded request in its own span; untraced requests run it bare. */
-export function stage<T>(name: string, hop: Hop, fn: () => Promise<T>, attributes?: Record<string, string>): Promise<T> {
-  if (!currentCause()) return fn();
-  return inSpan(name, { hop, attributes }, fn);
+/**
+ * Runs one stage of a recorded request and records it as a child of the
+ * request's span (a leaf: the stage's span is never the active one, so
+ * whatever the stage starts itself is recorded under the request);
+ * untraced requests run it bare.
+ */
+export async function stage<T>(name: string, hop: Hop, fn: () => Promise<T>, attributes?: Record<string, string>): Promise<T> {
+  const parent = recordingSpan();
+  if (!parent) return fn();
+  const start = performance.now();
+  let error: unknown;
+  try {
+    return await fn();
+  } catch (err) {
+    error = err ?? 'failed';
+    throw err;
+  } finally {
+    recordLeafSpan(parent, name, { hop, start, attributes, error });
+  }
 }
 
-
-/** A synchronous stage (validation) of a recorded request in its own span. */
+/** A synchronous stage (validation) of a recorded request, recorded as stage() does. */
 export function stageSync<T>(name: string, hop: Hop, fn: () => T): T {
-  if (!currentCause()) return fn();
-  const span = startSpan(name, { hop });
+  const parent = recordingSpan();
+  if (!parent) return fn();
+  const start = performance.now();
+  let error: unknown;
   try {
     return fn();
   } catch (err) {
-    failSpan(span, err);
+    error = err ?? 'failed';
     throw err;
   } finally {
-    span.end();
+    recordLeafSpan(parent, name, { hop, start, error });
   }
 }

@@ -139,4 +139,15 @@ describe('tracing in the API server', () => {
     assert.equal(event.cause.traceparent, `00-${TRACE}-${t.writes[0].spanId}-01`);
     assert.ok(Date.parse(event.cause.committed) > 0);
   });
+
+  it('tells only lists that ask which span caused each listed version', async () => {
+    await create('listed', { traceparent: `00-${TRACE}-${PARENT}-01` });
+    const path = '/api/v1/namespaces/default/configmaps?fieldSelector=metadata.name%3Dlisted';
+    const plain = (await s.request('GET', path)).json();
+    assert.equal(plain.causes, undefined);
+    const asking = (await s.request('GET', path, { headers: { 'X-Skiff-Watch-Causes': 'true' } })).json() as { items: { metadata: { resourceVersion: string } }[]; causes: Record<string, { traceparent: string }> };
+    const rv = asking.items[0].metadata.resourceVersion;
+    const t = await traceOf('listed');
+    assert.equal(asking.causes[rv].traceparent, `00-${TRACE}-${t.writes[0].spanId}-01`);
+  });
 });

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { KubeObject } from '../../api/object.js';
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { ApiError, badRequest, methodNotAllowed } from '../../machinery/api-error.js';
 import { formatMicros, toTraceRecord, type ObjectTrace, type ObjectWrite } from '../../trace/journey.js';
@@ -91,6 +92,21 @@ export function resolveResource(registry: ApiRegistry, name: string): ResourceIn
     .filter((r) => group === undefined || r.group === group)
     .filter((r) => r.resource === word || r.singular === word || r.kind.toLowerCase() === word || r.shortNames.includes(word));
   return matches.find((r) => r.group === '') ?? matches[0];
+}
+
+/**
+ * The skiff-only field of a list for skiff's informers that asked: per listed
+ * resourceVersion, the span that caused the write which made it, where the
+ * side store still remembers it.
+ */
+export function listCauses(causes: WriteCauses, items: readonly KubeObject[]): Record<string, { traceparent: string; committed: string }> {
+  const out: Record<string, { traceparent: string; committed: string }> = {};
+  for (const item of items) {
+    const rv = item.metadata?.resourceVersion;
+    const w = rv ? causes.causeOf(Number(rv)) : undefined;
+    if (w && rv) out[rv] = { traceparent: formatTraceparent(w.cause), committed: formatMicros(w.committed) };
+  }
+  return out;
 }
 
 /** The skiff-only field a watch event carries for watchers that asked (header `X-Skiff-Watch-Causes: true`). */

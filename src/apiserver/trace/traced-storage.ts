@@ -1,6 +1,7 @@
-import { context, trace } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
 import { ATTR } from '../../trace/attributes.js';
-import { currentCause, startSpan } from '../../trace/spans.js';
+import { leafContext, recordLeafSpan } from '../../trace/leaf-span.js';
+import { recordingSpan } from '../../trace/spans.js';
 import { tracingEnabled } from '../../trace/tracing.js';
 import type { DeleteResult, Storage, WriteResult } from '../../storage/storage.js';
 import type { WriteCause, WriteCauses } from './write-causes.js';
@@ -15,22 +16,29 @@ export function tracedStorage(storage: Storage, causes: WriteCauses): Storage {
   if (!tracingEnabled()) return storage;
   const commit = async <R extends WriteResult | DeleteResult>(verb: WriteCause['verb'], key: string, write: () => Promise<R>): Promise<R> => {
     // only writes that are part of a recorded journey are worth a span
-    if (!currentCause()) return write();
-    const span = startSpan(`storage ${verb}`, { hop: 'storage', attributes: { 'db.operation.name': verb, 'db.key': key } });
-    const cause = span.spanContext();
+    const parent = recordingSpan();
+    if (!parent) return write();
+    // a leaf of the request's span (no live span, no context switch), named before the commit as the write's cause
+    const cause = leafContext(parent);
+    const start = performance.now();
+    const attributes: Attributes = { 'db.operation.name': verb, 'db.key': key };
+    let error: unknown;
     causes.begin(key, cause);
     try {
-      const res = await context.with(trace.setSpan(context.active(), span), write);
+      const res = await write();
       if (res.succeeded) {
-        span.setAttribute(ATTR.resourceVersion, String(res.revision));
-        causes.record(res.revision, key, verb, span.spanContext());
+        attributes[ATTR.resourceVersion] = String(res.revision);
+        causes.record(res.revision, key, verb, cause);
       } else {
-        span.setAttribute('skiff.storage.conflict', true);
+        attributes['skiff.storage.conflict'] = true;
       }
       return res;
+    } catch (err) {
+      error = err ?? 'failed';
+      throw err;
     } finally {
       causes.end(key, cause);
-      span.end();
+      recordLeafSpan(parent, `storage ${verb}`, { hop: 'storage', start, attributes, error, context: cause });
     }
   };
   const overrides: Partial<Storage> = {

@@ -30,6 +30,9 @@ export const DEFAULT_MAX_WRITES = 100_000;
 export class WriteCauses {
   private readonly byRevision = new Map<number, WriteCause>();
   private readonly byKey = new Map<string, number[]>();
+  /** Recorded revisions, oldest first, from `head` on (a queue: walking a Map from its front would step over every deleted slot). */
+  private order: number[] = [];
+  private head = 0;
   /** Writes in flight per key: a watch may deliver the event before the write's caller hears back. */
   private readonly pending = new Map<string, SpanContext>();
   private maxWrites: number;
@@ -50,6 +53,7 @@ export class WriteCauses {
 
   record(revision: number, key: string, verb: WriteCause['verb'], cause: SpanContext): void {
     if (this.maxWrites <= 0) return;
+    if (!this.byRevision.has(revision)) this.order.push(revision);
     this.byRevision.set(revision, { revision, key, verb, cause, committed: this.now() });
     let revisions = this.byKey.get(key);
     if (!revisions) this.byKey.set(key, (revisions = []));
@@ -91,15 +95,23 @@ export class WriteCauses {
 
   private evict(): void {
     const oldest = this.now() - this.maxAgeMs;
-    // Map iteration is insertion order; revisions are recorded in commit order (near enough)
-    for (const [revision, w] of this.byRevision) {
-      if (this.byRevision.size <= this.maxWrites && w.committed >= oldest) break;
+    // revisions are recorded in commit order (near enough)
+    while (this.head < this.order.length) {
+      const revision = this.order[this.head];
+      const w = this.byRevision.get(revision);
+      if (w && this.byRevision.size <= this.maxWrites && w.committed >= oldest) break;
+      this.head++;
+      if (!w) continue;
       this.byRevision.delete(revision);
       const revisions = this.byKey.get(w.key);
       if (!revisions) continue;
       const i = revisions.indexOf(revision);
       if (i >= 0) revisions.splice(i, 1);
       if (revisions.length === 0) this.byKey.delete(w.key);
+    }
+    if (this.head > 1024 && this.head * 2 > this.order.length) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
     }
   }
 }

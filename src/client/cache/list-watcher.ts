@@ -17,7 +17,7 @@ export function listWatcherFor<T extends ApiObject>(
   selectors: { labelSelector?: string; fieldSelector?: string } = {},
 ): ListerWatcher<T> {
   return {
-    list: (options) => client.list({ ...selectors, ...options }),
+    list: (options) => client.list({ ...selectors, ...options, withCauses: true }),
     watch: (options) => client.watch({ ...selectors, ...options }),
   };
 }

@@ -5,6 +5,7 @@ import { apiErrorFromStatus } from '../rest/api-error-from-status.js';
 import { isGone } from '../rest/error-predicates.js';
 import type { ListerWatcher } from './list-watcher.js';
 import type { Store } from './store.js';
+import type { WatchCause } from '../rest/watch-event.js';
 import { inWatchDelivery } from '../../trace/watch-delivery.js';
 
 export interface ReflectorOptions<T extends ApiObject> {
@@ -86,6 +87,8 @@ export class Reflector<T extends ApiObject> {
     let rv = '';
     let cont: string | undefined;
     let paged = true;
+    let causes: Record<string, WatchCause> | undefined;
+    let kind: string | undefined;
     do {
       let page: ObjectList<T>;
       try {
@@ -99,11 +102,13 @@ export class Reflector<T extends ApiObject> {
         throw err;
       }
       items = items.concat(page.items ?? []);
+      if (page.causes) causes = { ...causes, ...page.causes };
+      kind ??= page.kind?.replace(/List$/, '');
       if (!cont) rv = page.metadata?.resourceVersion ?? '';
       cont = page.metadata?.continue || undefined;
     } while (cont && !signal.aborted);
     if (signal.aborted) return;
-    this.options.store.replace(items, rv);
+    this.options.store.replace(items, rv, causes ? { kind, causes } : undefined);
     this.lastRv = rv;
   }
 

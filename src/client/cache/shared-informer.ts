@@ -3,6 +3,8 @@ import { Reflector, type ReflectorOptions } from './reflector.js';
 import type { ListerWatcher } from './list-watcher.js';
 import type { Indexers } from './indexer.js';
 import { MapIndexer } from './map-indexer.js';
+import type { ListedCauses } from './store.js';
+import { inWatchDelivery } from '../../trace/watch-delivery.js';
 import { Lister } from './lister.js';
 import { DeletedFinalStateUnknown } from './deleted-final-state-unknown.js';
 import { deepFreeze, FREEZE_CACHED_OBJECTS } from './deep-freeze.js';
@@ -54,7 +56,7 @@ export class SharedIndexInformer<T extends ApiObject> {
         add: (obj) => this.upsert(obj),
         update: (obj) => this.upsert(obj),
         delete: (obj) => this.remove(obj),
-        replace: (items, rv) => this.replace(items, rv),
+        replace: (items, rv, listed) => this.replace(items, rv, listed),
       },
     });
   }
@@ -147,7 +149,7 @@ export class SharedIndexInformer<T extends ApiObject> {
    * watching, so their handlers get tombstones with the last known state.
    * Everything listed is delivered as add or update, as client-go does.
    */
-  private replace(items: T[], rv: string): void {
+  private replace(items: T[], rv: string, listed?: ListedCauses): void {
     const initial = !this.synced;
     const fresh = new Map(items.map((raw) => {
       const obj = this.freeze ? deepFreeze(raw) : raw;
@@ -162,10 +164,17 @@ export class SharedIndexInformer<T extends ApiObject> {
     }
     for (const [key, obj] of fresh) {
       const old = previous.get(key);
-      for (const l of this.listeners) {
-        if (old === undefined) this.call(() => l.handler.onAdd?.(obj, initial));
-        else this.call(() => l.handler.onUpdate?.(old, obj));
-      }
+      const notify = (): void => {
+        for (const l of this.listeners) {
+          if (old === undefined) this.call(() => l.handler.onAdd?.(obj, initial));
+          else this.call(() => l.handler.onUpdate?.(old, obj));
+        }
+      };
+      // a listed object whose write's cause the server remembers: its handlers run linked to that write, as a watched one's do
+      const meta = obj.metadata;
+      const cause = meta?.resourceVersion ? listed?.causes[meta.resourceVersion] : undefined;
+      if (cause) inWatchDelivery({ type: 'LIST', kind: obj.kind ?? listed?.kind, namespace: meta?.namespace, name: meta?.name, resourceVersion: meta?.resourceVersion, cause }, notify);
+      else notify();
     }
     if (!this.synced) {
       this.synced = true;

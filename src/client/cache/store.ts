@@ -1,3 +1,4 @@
+import type { WatchCause } from '../rest/watch-event.js';
 import type { ApiObject } from '../rest/api-object.js';
 
 /** Maps an object to its cache key. */
@@ -24,6 +25,15 @@ export interface Store<T> {
   list(): T[];
   listKeys(): string[];
   getByKey(key: string): T | undefined;
-  /** Swaps the whole content for `items`, listed at `resourceVersion`. */
-  replace(items: T[], resourceVersion: string): void;
+  /**
+   * Swaps the whole content for `items`, listed at `resourceVersion`; with
+   * tracing, `listed` names each item's kind and the causes of their writes.
+   */
+  replace(items: T[], resourceVersion: string, listed?: ListedCauses): void;
+}
+
+/** What a list said of its items' writes (skiff only): the kind listed and, per resourceVersion, the span that caused the write. */
+export interface ListedCauses {
+  kind?: string;
+  causes: Record<string, WatchCause>;
 }

@@ -1,3 +1,4 @@
+import type { WatchCause } from './watch-event.js';
 import type { ListMeta, ObjectMeta } from 'kubernetes-types/meta/v1.js';
 
 /**
@@ -15,4 +16,6 @@ export interface ObjectList<T> {
   kind?: string;
   metadata: ListMeta;
   items: T[];
+  /** skiff only (asked for with ListOptions.withCauses): per listed resourceVersion, the span that caused that write, where remembered. */
+  causes?: Record<string, WatchCause>;
 }

@@ -17,6 +17,8 @@ export interface ListOptions {
   resourceVersion?: string;
   resourceVersionMatch?: 'Exact' | 'NotOlderThan';
   signal?: AbortSignal;
+  /** skiff only, with tracing on: ask for the causes of the listed objects' writes (what an informer's initial list links to). */
+  withCauses?: boolean;
 }
 
 export interface WatchOptions {
@@ -79,11 +81,12 @@ export class ResourceClient<T extends ApiObject = ApiObject> {
   }
 
   list(options: ListOptions = {}): Promise<ObjectList<T>> {
-    const { signal, continue: cont, ...rest } = options;
+    const { signal, continue: cont, withCauses, ...rest } = options;
     return this.rest.request<ObjectList<T>>({
       method: 'GET',
       path: this.path(this.ns),
       query: { ...rest, continue: cont },
+      headers: withCauses && tracingEnabled() ? WATCH_CAUSES : undefined,
       signal,
     });
   }
