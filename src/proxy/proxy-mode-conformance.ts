@@ -45,14 +45,20 @@ export function proxyModeConformance(name: string, make: () => ProxyMode): void 
       });
     const errorOf = (port: number): Promise<string> => ask(port).then((body) => `answered ${body}`, (err: NodeJS.ErrnoException) => err.code ?? 'error');
 
-    it('balances round-robin over ready endpoints on the cluster IP and the node port', async () => {
+    // Modes pick differently (round-robin, random): ask until every expected endpoint answered, within a bound.
+    const answers = async (port: number, expected: readonly string[], tries = 40): Promise<Set<string>> => {
+      const got = new Set<string>();
+      for (let i = 0; i < tries && got.size < expected.length; i++) got.add(await ask(port));
+      for (let i = 0; i < 4; i++) got.add(await ask(port));
+      return got;
+    };
+
+    it('spreads over the ready endpoints on the cluster IP and the node port', async () => {
       mode = make();
       const [cip, np] = [await freePort(), await freePort()];
       await mode.sync([service(cip, { nodePort: np })], new Map([['ns/web:http/TCP', [endpoint(0), endpoint(1), endpoint(2, { ready: false, serving: false })]]]));
-      const viaClusterIP = [await ask(cip), await ask(cip), await ask(cip), await ask(cip)];
-      assert.deepEqual(new Set(viaClusterIP), new Set(['one', 'two']));
-      assert.notEqual(viaClusterIP[0], viaClusterIP[1]);
-      assert.deepEqual(new Set([await ask(np), await ask(np)]), new Set(['one', 'two']));
+      assert.deepEqual(await answers(cip, ['one', 'two']), new Set(['one', 'two']));
+      assert.deepEqual(await answers(np, ['one', 'two']), new Set(['one', 'two']));
     });
 
     it('rejects connections while a service has no usable endpoints, and serves once it has', async () => {
@@ -86,12 +92,13 @@ export function proxyModeConformance(name: string, make: () => ProxyMode): void 
       assert.deepEqual([await ask(port), await ask(port), await ask(port)], [first, first, first]);
     });
 
-    it('sends node port traffic only to this node\'s endpoints with externalTrafficPolicy Local', async () => {
+    // (externalTrafficPolicy: Local is not observable from the node itself: upstream routes the node's own traffic to a node port by the cluster policy.)
+    it('sends cluster IP traffic only to this node\'s endpoints with internalTrafficPolicy Local', async () => {
       mode = make();
       const [cip, np] = [await freePort(), await freePort()];
-      await mode.sync([service(cip, { nodePort: np, externalLocal: true })], new Map([['ns/web:http/TCP', [endpoint(0, { nodeName: 'n2' }), endpoint(1)]]]));
-      assert.deepEqual([await ask(np), await ask(np), await ask(np)], ['two', 'two', 'two']);
-      assert.deepEqual(new Set([await ask(cip), await ask(cip)]), new Set(['one', 'two']));
+      await mode.sync([service(cip, { nodePort: np, internalLocal: true })], new Map([['ns/web:http/TCP', [endpoint(0, { nodeName: 'n2' }), endpoint(1)]]]));
+      assert.deepEqual([await ask(cip), await ask(cip), await ask(cip), await ask(cip)], ['two', 'two', 'two', 'two']);
+      assert.deepEqual(await answers(np, ['one', 'two']), new Set(['one', 'two']));
     });
   });
 }

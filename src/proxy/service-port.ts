@@ -18,6 +18,8 @@ export interface ServicePort {
   port: number;
   nodePort?: number;
   externalIPs: readonly string[];
+  /** `status.loadBalancer.ingress[].ip` of a LoadBalancer service. */
+  loadBalancerIPs?: readonly string[];
   /** Set when sessionAffinity is ClientIP. */
   affinityTimeoutSeconds?: number;
   /** externalTrafficPolicy: Local (node ports and external IPs use this node's endpoints only). */
@@ -68,6 +70,8 @@ export function servicePortsFromService(svc: Service): ServicePort[] {
     };
     if (clusterIP) sp.clusterIP = clusterIP;
     if (external && p.nodePort) sp.nodePort = p.nodePort;
+    const lbIPs = spec.type === 'LoadBalancer' ? (svc.status?.loadBalancer?.ingress ?? []).flatMap((i) => (i.ip ? [i.ip] : [])) : [];
+    if (lbIPs.length > 0) sp.loadBalancerIPs = lbIPs;
     if (affinity !== undefined) sp.affinityTimeoutSeconds = affinity;
     return sp;
   });

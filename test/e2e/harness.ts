@@ -31,7 +31,9 @@ export async function startServer(opts: { command?: string; dataDir?: string; ar
   const command = opts.command ?? 'server';
   // these scenarios run host commands as pods: the process runtime, even where containerd is installed (containers-*.test.ts use containerd)
   const runtime = (command === 'server' || command === 'kubelet') && !(opts.args ?? []).includes('--container-runtime') ? ['--container-runtime', 'process'] : [];
-  const args = [SKIFF, command, '--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', '0', ...runtime, ...(opts.args ?? [])];
+  // nor do they touch the host's iptables: the userspace proxy, unless a test asks for a mode (and then runs in its own network namespace)
+  const proxyMode = command === 'server' && !(opts.args ?? []).includes('--proxy-mode') ? ['--proxy-mode', 'userspace'] : [];
+  const args = [SKIFF, command, '--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', '0', ...runtime, ...proxyMode, ...(opts.args ?? [])];
   const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' } });
   let stderr = '';
   let stdout = '';

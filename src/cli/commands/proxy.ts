@@ -6,6 +6,13 @@ import { proxyMetrics } from '../../proxy/proxy-metrics.js';
 import { ProxyServer } from '../../proxy/proxy-server.js';
 import { InterfaceAddresses, UnboundAddresses } from '../../proxy/service-addresses.js';
 import { UserspaceProxier } from '../../proxy/userspace/userspace-proxier.js';
+import { IptablesProxier } from '../../proxy/iptables/iptables-proxier.js';
+import { ExecIptables } from '../../proxy/iptables/iptables-runner.js';
+import { ExecConntrack } from '../../proxy/iptables/conntrack.js';
+import { bridgeDetector } from '../../proxy/iptables/iptables-rules.js';
+import type { ProxyMode } from '../../proxy/proxy-mode.js';
+import type { Logger } from '../../machinery/logger.js';
+import { spawnSync } from 'node:child_process';
 import type { ComponentCommand, FlagValues } from '../command.js';
 import { UsageError } from '../flags.js';
 import { NODE_DAEMON_OOM_SCORE_ADJ } from '../../base/oom-score.js';
@@ -30,16 +37,56 @@ function port(flags: FlagValues, name: string, standalone: number, inServer: boo
   return v;
 }
 
+/** The iptables mode works here: root, and an iptables that can read the nat table. */
+function iptablesUsable(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const probe = spawnSync('iptables', ['-w', '-t', 'nat', '-S', 'OUTPUT'], { stdio: 'ignore' });
+  return !probe.error && probe.status === 0 && !spawnSync('iptables-restore', ['--version'], { stdio: 'ignore' }).error;
+}
+
+function chooseMode(flags: FlagValues, logger: Logger, nodeName: string, syncPeriodMs: number): ProxyMode {
+  const requested = String(flags['proxy-mode'] ?? '');
+  if (requested !== '' && requested !== 'iptables' && requested !== 'userspace') throw new UsageError(`--proxy-mode ${requested} is not supported (iptables or userspace)`);
+  const iptables = requested !== 'userspace' && iptablesUsable();
+  if (requested === 'iptables' && !iptables) throw new UsageError('--proxy-mode iptables needs root and iptables');
+  if (iptables) {
+    const detect = String(flags['detect-local-mode']);
+    if (detect !== 'BridgeInterface' && detect !== 'None') throw new UsageError(`--detect-local-mode ${detect} is not supported (BridgeInterface or None)`);
+    const addresses = String(flags['nodeport-addresses'] ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+    return new IptablesProxier({
+      iptables: new ExecIptables(),
+      conntrack: new ExecConntrack(),
+      nodeName,
+      localDetector: detect === 'BridgeInterface' ? bridgeDetector(String(flags['pod-bridge-interface'])) : undefined,
+      masqueradeAll: Boolean(flags['masquerade-all']),
+      nodePortAddresses: addresses.length > 0 ? addresses : undefined,
+      localhostNodePorts: String(flags['iptables-localhost-nodeports']) !== 'false',
+      fullSyncPeriodMs: syncPeriodMs,
+      logger,
+    });
+  }
+  if (requested === '') logger.info('iptables mode unavailable (needs root and iptables); using the userspace mode');
+  const root = process.getuid?.() === 0;
+  const addresses = root && !flags['no-cluster-ips'] ? new InterfaceAddresses(logger) : new UnboundAddresses(logger);
+  if (!root) logger.warn('not running as root: only node ports (and 127.x cluster IPs) are served');
+  return new UserspaceProxier({ addresses, nodeName, nodePortAddress: String(flags['nodeport-address']), logger });
+}
+
 export const command: ComponentCommand = {
   name: 'proxy',
-  summary: 'Run kube-proxy: route connections to service cluster IPs and node ports to ready endpoints, round-robin.',
+  summary: 'Run kube-proxy: route service cluster IPs, node ports and external IPs to ready endpoints (iptables or userspace mode).',
   serverOrder: 50,
   flags: {
     'oom-score-adj': { type: 'string', default: String(NODE_DAEMON_OOM_SCORE_ADJ), description: 'the oom_score_adj of this process, in [-1000, 1000] (upstream: -999)' },
     kubeconfig: { type: 'string', default: '', description: 'kubeconfig of the API server (inside skiff server: the admin kubeconfig)' },
-    'proxy-mode': { type: 'string', default: 'userspace', description: 'how to route: userspace (a forwarder per service port)' },
+    'proxy-mode': { type: 'string', default: '', description: 'how to route: iptables (NAT rules; the default as root with iptables) or userspace (a forwarder per service port)' },
+    'masquerade-all': { type: 'boolean', default: false, description: 'iptables: SNAT all traffic to cluster IPs' },
+    'detect-local-mode': { type: 'string', default: 'BridgeInterface', description: 'iptables: how pod traffic is told apart (BridgeInterface or None)' },
+    'pod-bridge-interface': { type: 'string', default: 'skiff0', description: 'iptables: the pods\' bridge, for --detect-local-mode BridgeInterface' },
+    'nodeport-addresses': { type: 'string', default: '', description: 'iptables: comma-separated node addresses node ports answer on (default: all local addresses)' },
+    'iptables-localhost-nodeports': { type: 'string', default: 'true', description: 'iptables: node ports also on 127.0.0.1 (sets route_localnet)' },
     'hostname-override': { type: 'string', default: '', description: 'this node\'s name, for Local traffic policies (default: the hostname)' },
-    'nodeport-address': { type: 'string', default: '0.0.0.0', description: 'address node ports listen on' },
+    'nodeport-address': { type: 'string', default: '0.0.0.0', description: 'userspace: address node ports listen on' },
     'no-cluster-ips': { type: 'boolean', default: false, description: 'do not serve cluster IPs even as root (node ports only)' },
     'healthz-bind-address': { type: 'string', default: '0.0.0.0', description: 'address of /healthz' },
     'healthz-port': { type: 'string', default: '', description: `port of /healthz (default ${DEFAULT_HEALTHZ_PORT}; 0 inside skiff server)` },
@@ -53,23 +100,20 @@ export const command: ComponentCommand = {
     const logger = ctx.logger;
     applyOomScoreAdj(String(flags['oom-score-adj'] ?? NODE_DAEMON_OOM_SCORE_ADJ), logger);
     const kubeconfig = await componentKubeconfig(flags, ctx, { file: 'kube-proxy', user: 'system:kube-proxy' });
-    if (flags['proxy-mode'] !== 'userspace') throw new UsageError(`--proxy-mode ${String(flags['proxy-mode'])} is not supported (only userspace)`);
     const inServer = ctx.server !== undefined;
     const nodeName = (String(flags['hostname-override'] ?? '') || hostname()).toLowerCase();
-    const root = process.getuid?.() === 0;
-    const addresses = root && !flags['no-cluster-ips'] ? new InterfaceAddresses(logger) : new UnboundAddresses(logger);
-    if (!root) logger.warn('not running as root: only node ports (and 127.x cluster IPs) are served');
 
     const client = new Client(loadKubeconfig(kubeconfig), { component: 'kube-proxy', qps: 50, burst: 100 });
     const registry = new MetricsRegistry();
-    const mode = new UserspaceProxier({ addresses, nodeName, nodePortAddress: String(flags['nodeport-address']), logger });
+    const syncPeriodMs = seconds(flags, 'sync-period') || 30_000;
+    const mode = chooseMode(flags, logger, nodeName, syncPeriodMs);
     const proxy = new ProxyServer({
       client,
       mode,
       logger,
       metrics: proxyMetrics(registry),
       minSyncPeriodMs: seconds(flags, 'min-sync-period'),
-      syncPeriodMs: seconds(flags, 'sync-period') || 30_000,
+      syncPeriodMs,
     });
     const readiness = { 'proxy-rules': () => proxy.healthy() };
     const healthz = new DaemonServer({ bindAddress: String(flags['healthz-bind-address']), port: port(flags, 'healthz-port', DEFAULT_HEALTHZ_PORT, inServer), metrics: registry, readiness });
@@ -77,7 +121,7 @@ export const command: ComponentCommand = {
     const healthzPort = await healthz.start();
     try {
       const metricsPort = await metrics.start();
-      logger.info('kube-proxy starting', { mode: mode.name, node: nodeName, healthzPort, metricsPort, clusterIPs: root && !flags['no-cluster-ips'] });
+      logger.info('kube-proxy starting', { mode: mode.name, node: nodeName, healthzPort, metricsPort, clusterIPs: mode.name === 'iptables' || (process.getuid?.() === 0 && !flags['no-cluster-ips']) });
       try {
         await proxy.run(ctx.signal);
       } finally {
