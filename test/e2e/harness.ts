@@ -26,7 +26,7 @@ export interface ServerProcess {
 }
 
 /** Starts `skiff <command>` and resolves once it prints its KUBECONFIG line. */
-export async function startServer(opts: { command?: string; dataDir?: string; args?: string[]; timeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function startServer(opts: { command?: string; dataDir?: string; args?: string[]; timeoutMs?: number; wrap?: string[] } = {}): Promise<ServerProcess> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'skiff-e2e-')));
   const command = opts.command ?? 'server';
   // these scenarios run host commands as pods: the process runtime, even where containerd is installed (containers-*.test.ts use containerd)
@@ -34,7 +34,8 @@ export async function startServer(opts: { command?: string; dataDir?: string; ar
   // nor do they touch the host's iptables: the userspace proxy, unless a test asks for a mode (and then runs in its own network namespace)
   const proxyMode = command === 'server' && !(opts.args ?? []).includes('--proxy-mode') ? ['--proxy-mode', 'userspace'] : [];
   const args = [SKIFF, command, '--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', '0', ...runtime, ...proxyMode, ...(opts.args ?? [])];
-  const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' } });
+  // `wrap` runs the server under another command (e.g. in a network namespace of its own), which must exec it
+  const proc = opts.wrap ? spawn(opts.wrap[0], [...opts.wrap.slice(1), process.execPath, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' } }) : spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' } });
   let stderr = '';
   let stdout = '';
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -100,15 +101,17 @@ export function run(cmd: string, args: string[], opts: { input?: string; env?: R
       clearTimeout(timer);
       resolvePromise({ code, stdout, stderr });
     });
+    p.stdin.on('error', () => undefined); // a command that exits without reading its input is not an error here
     p.stdin.end(opts.input ?? '');
   });
 }
 
 /** A kubectl bound to one kubeconfig; `ok` throws with the output when the command fails. */
-export function kubectlFor(kubeconfig: string, version?: string) {
+export function kubectlFor(kubeconfig: string, version?: string, prefix: string[] = []) {
   const bin = kubectlBinary(version);
+  // `prefix` runs kubectl under another command (e.g. nsenter into the server's network namespace)
   const exec = (args: string[], opts: { input?: string; env?: Record<string, string> } = {}) =>
-    run(bin, ['--kubeconfig', kubeconfig, ...args], opts);
+    prefix.length > 0 ? run(prefix[0], [...prefix.slice(1), bin, '--kubeconfig', kubeconfig, ...args], opts) : run(bin, ['--kubeconfig', kubeconfig, ...args], opts);
   return {
     bin,
     exec,
