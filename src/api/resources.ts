@@ -81,6 +81,11 @@ export const RESOURCES: readonly ResourceInfo[] = [
     { kind: 'FlowSchema', resource: 'flowschemas', namespaced: false, subresources: ['status'] },
     { kind: 'PriorityLevelConfiguration', resource: 'prioritylevelconfigurations', namespaced: false, subresources: ['status'] },
   ]),
+  ...group('networking.k8s.io', 'v1', [
+    { kind: 'Ingress', resource: 'ingresses', namespaced: true, shortNames: ['ing'], subresources: ['status'] },
+    { kind: 'IngressClass', resource: 'ingressclasses', namespaced: false },
+    { kind: 'NetworkPolicy', resource: 'networkpolicies', namespaced: true, shortNames: ['netpol'] },
+  ]),
   ...group('policy', 'v1', [
     { kind: 'PodDisruptionBudget', resource: 'poddisruptionbudgets', namespaced: true, shortNames: ['pdb'], subresources: ['status'] },
   ]),
@@ -104,6 +109,7 @@ export const GROUP_ORDER = [
   'certificates.k8s.io',
   'coordination.k8s.io',
   'discovery.k8s.io',
+  'networking.k8s.io',
   'policy',
   'rbac.authorization.k8s.io',
   'scheduling.k8s.io',

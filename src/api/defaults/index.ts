@@ -10,6 +10,7 @@ import {
   setPriorityClassDefaults,
   setSecretDefaults,
 } from './core.js';
+import { setIngressClassDefaults, setNetworkPolicyDefaults } from './networking.js';
 import { setPodDefaults } from './pod-spec.js';
 import { setBindingDefaults } from './rbac.js';
 import { setServiceDefaults } from './service.js';
@@ -41,6 +42,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'batch/Job': setJobDefaults,
   'batch/CronJob': setCronJobDefaults,
   'discovery.k8s.io/EndpointSlice': setEndpointSliceDefaults,
+  'networking.k8s.io/IngressClass': setIngressClassDefaults,
+  'networking.k8s.io/NetworkPolicy': setNetworkPolicyDefaults,
   'rbac.authorization.k8s.io/RoleBinding': setBindingDefaults,
   'rbac.authorization.k8s.io/ClusterRoleBinding': setBindingDefaults,
   'scheduling.k8s.io/PriorityClass': setPriorityClassDefaults,

@@ -9,6 +9,7 @@ import { validatePodDisruptionBudget } from './disruption-budget.js';
 import { validateEndpointSlice, validateEndpointSliceUpdate, validateEndpoints } from './endpoints.js';
 import { validateCoreEvent, validateEventsEvent, validateEventsEventUpdate } from './event.js';
 import { validateLease } from './lease.js';
+import { validateIngress, validateIngressClass, validateIngressClassUpdate, validateNetworkPolicy } from './networking.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './object-meta.js';
 import { nameIsDNSSubdomain } from './name.js';
 import { validatePersistentVolume, validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate, validatePersistentVolumeUpdate } from './persistent-volume.js';
@@ -66,6 +67,9 @@ const KINDS: Record<string, KindValidation> = {
   'coordination.k8s.io/Lease': { validate: validateLease },
   'discovery.k8s.io/EndpointSlice': { validate: validateEndpointSlice, update: validateEndpointSliceUpdate },
   'events.k8s.io/Event': { validate: validateEventsEvent, update: validateEventsEventUpdate },
+  'networking.k8s.io/Ingress': { validate: validateIngress },
+  'networking.k8s.io/IngressClass': { validate: validateIngressClass, update: validateIngressClassUpdate },
+  'networking.k8s.io/NetworkPolicy': { validate: validateNetworkPolicy },
   'policy/PodDisruptionBudget': { validate: validatePodDisruptionBudget },
   'rbac.authorization.k8s.io/Role': { validate: validateRole },
   'rbac.authorization.k8s.io/ClusterRole': { validate: validateClusterRole },

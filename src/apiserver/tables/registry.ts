@@ -14,6 +14,7 @@ import {
 } from './core-misc.js';
 import { defaultTable } from './default-table.js';
 import { eventTable, eventsV1Table } from './events.js';
+import { ingressClassTable, ingressTable, networkPolicyTable } from './networking.js';
 import { nodeTable } from './nodes.js';
 import { podTable } from './pods.js';
 import { clusterRoleBindingTable, roleBindingTable } from './rbac.js';
@@ -48,6 +49,9 @@ const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
   ['leases.coordination.k8s.io', leaseTable],
   ['endpointslices.discovery.k8s.io', endpointSliceTable],
   ['events.events.k8s.io', eventsV1Table],
+  ['ingresses.networking.k8s.io', ingressTable],
+  ['ingressclasses.networking.k8s.io', ingressClassTable],
+  ['networkpolicies.networking.k8s.io', networkPolicyTable],
   ['poddisruptionbudgets.policy', podDisruptionBudgetTable],
   ['rolebindings.rbac.authorization.k8s.io', roleBindingTable],
   ['clusterrolebindings.rbac.authorization.k8s.io', clusterRoleBindingTable],

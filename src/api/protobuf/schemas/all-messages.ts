@@ -46,6 +46,8 @@ export const KIND_MESSAGES: Readonly<Record<string, string>> = {
   'policy/v1/Eviction': 'Eviction',
   'scheduling.k8s.io/v1/PriorityClass': 'PriorityClass',
   'networking.k8s.io/v1/Ingress': 'Ingress',
+  'networking.k8s.io/v1/IngressClass': 'IngressClass',
+  'networking.k8s.io/v1/NetworkPolicy': 'NetworkPolicy',
   'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
   'autoscaling/v1/Scale': 'Scale',
   'coordination.k8s.io/v1/Lease': 'Lease',

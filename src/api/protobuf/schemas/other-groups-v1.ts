@@ -2,7 +2,7 @@ import { messages } from '../message-schema.js';
 
 /**
  * The smaller groups kubectl creates objects in: policy, scheduling.k8s.io,
- * networking.k8s.io (Ingress), authentication.k8s.io (TokenRequest),
+ * networking.k8s.io (Ingress, IngressClass, NetworkPolicy), authentication.k8s.io (TokenRequest),
  * autoscaling (Scale) and coordination.k8s.io (Lease).
  */
 export const OTHER_GROUPS_V1 = messages({
@@ -53,6 +53,21 @@ export const OTHER_GROUPS_V1 = messages({
   IngressLoadBalancerStatus: { 1: 'ingress:IngressLoadBalancerIngress[]' },
   IngressLoadBalancerIngress: { 1: 'ip', 2: 'hostname', 4: 'ports:IngressPortStatus[]' },
   IngressPortStatus: { 1: 'port:i32!', 2: 'protocol!', 3: 'error:s*' },
+  IngressClass: { 1: 'metadata:ObjectMeta', 2: 'spec:IngressClassSpec' },
+  IngressClassSpec: { 1: 'controller', 2: 'parameters:IngressClassParametersReference*' },
+  IngressClassParametersReference: { 1: 'apiGroup:s*', 2: 'kind!', 3: 'name!', 4: 'scope:s*', 5: 'namespace:s*' },
+  NetworkPolicy: { 1: 'metadata:ObjectMeta', 2: 'spec:NetworkPolicySpec' },
+  NetworkPolicySpec: {
+    1: 'podSelector:LabelSelector!',
+    2: 'ingress:NetworkPolicyIngressRule[]',
+    3: 'egress:NetworkPolicyEgressRule[]',
+    4: 'policyTypes:s[]',
+  },
+  NetworkPolicyIngressRule: { 1: 'ports:NetworkPolicyPort[]', 2: 'from:NetworkPolicyPeer[]' },
+  NetworkPolicyEgressRule: { 1: 'ports:NetworkPolicyPort[]', 2: 'to:NetworkPolicyPeer[]' },
+  NetworkPolicyPort: { 1: 'protocol:s*', 2: 'port:IntOrString*', 3: 'endPort:i32*' },
+  NetworkPolicyPeer: { 1: 'podSelector:LabelSelector*', 2: 'namespaceSelector:LabelSelector*', 3: 'ipBlock:IPBlock*' },
+  IPBlock: { 1: 'cidr!', 2: 'except:s[]' },
   TokenRequest: { 1: 'metadata:ObjectMeta', 2: 'spec:TokenRequestSpec', 3: 'status:TokenRequestStatus' },
   TokenRequestSpec: {
     1: 'audiences:s[]!',
