@@ -23,6 +23,7 @@ export const SCHEMA_MODULES = [
   'certificates/v1',
   'coordination/v1',
   'discovery/v1',
+  'networking/v1',
   'events/v1',
   'policy/v1',
   'rbac/v1',
