@@ -31,6 +31,7 @@ import { tokenReview } from '../apiserver/reviews/token-review.js';
 import { X509Authenticator } from '../apiserver/authentication/x509.js';
 import { BootstrapTokenAuthenticator } from '../apiserver/authentication/bootstrap-token.js';
 import { CertificateApproval, CertificateSigning } from '../apiserver/admission/certificates.js';
+import { ServiceAccountAdmission } from '../apiserver/admission/service-account.js';
 import { CredentialsThenAnonymous } from '../apiserver/authentication/fail-on-error-union.js';
 import { ServiceAccountTokenAuthenticator } from '../apiserver/authentication/service-account-token.js';
 import { TokenFileAuthenticator, TokenFileError } from '../apiserver/authentication/token-file.js';
@@ -210,6 +211,8 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
       authorizers: () => authorizers,
       admission: [
         ...ADMISSION_PLUGINS,
+        // upstream's ServiceAccount admission (pods run as a service account, with a projected token); not in skiff/testing's server, which runs no service-account controller
+        (deps) => new ServiceAccountAdmission(() => deps.registry.lookup('', 'v1', 'serviceaccounts')!),
         () => new RbacEscalationPrevention(rbac, () => authorizer),
         () => new CertificateApproval(() => authorizer),
         () => new CertificateSigning(() => authorizer),

@@ -27,6 +27,7 @@ import { StaticPodSource } from './static-pods/static-pod-source.js';
 import { CONFIG_MAPS, NODES, PODS, SECRETS } from '../api/resource-refs.js';
 import { podReferences } from '../api/pod-references.js';
 import { WatchBasedObjects } from './objects/watch-based-objects.js';
+import { TokenManager } from './objects/token-manager.js';
 
 /** How long a pod sync waits for the objects it refers to to be read before treating missing ones as not found. */
 const OBJECT_SYNC_TIMEOUT_MS = 10_000;
@@ -88,11 +89,13 @@ export class Kubelet {
     const secrets = new WatchBasedObjects<Secret>({
       client, resource: SECRETS, logger, namesOf: (p) => podReferences(p).secrets, onChange: (ns) => onObjectChange(ns),
     });
+    const tokens = new TokenManager({ client, logger, clock: this.opts.clock });
     const registerPod = (p: Pod) => {
       configMaps.registerPod(p);
       secrets.registerPod(p);
     };
     const unregisterPod = (p: Pod) => {
+      tokens.forget(p);
       configMaps.unregisterPod(p);
       secrets.unregisterPod(p);
     };
@@ -109,7 +112,8 @@ export class Kubelet {
       objects: {
         configMap: (ns, name) => configMaps.get(ns, name),
         secret: (ns, name) => secrets.get(ns, name),
-        whenSynced: (p) => Promise.all([configMaps.whenSynced(p, OBJECT_SYNC_TIMEOUT_MS, signal), secrets.whenSynced(p, OBJECT_SYNC_TIMEOUT_MS, signal)]),
+        serviceAccountToken: (p, projection) => tokens.get(p, projection),
+        whenSynced: (p) => Promise.all([configMaps.whenSynced(p, OBJECT_SYNC_TIMEOUT_MS, signal), secrets.whenSynced(p, OBJECT_SYNC_TIMEOUT_MS, signal), tokens.refresh(p)]),
       },
       writeStatus: (pod, status) => this.writeStatus(pod, status),
       confirmDeletion: (pod) => this.confirmDeletion(pod),

@@ -10,7 +10,7 @@ export const HOST_PATH_TYPES = ['', 'BlockDevice', 'CharDevice', 'Directory', 'D
 const SOURCE_FIELDS = [
   'hostPath', 'emptyDir', 'gitRepo', 'gcePersistentDisk', 'awsElasticBlockStore', 'secret', 'nfs', 'iscsi', 'glusterfs',
   'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile',
-  'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'portworxVolume', 'scaleIO',
+  'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO',
   'storageos', 'csi', 'ephemeral', 'image', 'local',
 ] as const;
 

@@ -1,10 +1,12 @@
-import type { ConfigMap, Container, EnvVar, Pod, Secret } from 'kubernetes-types/core/v1.js';
+import type { ConfigMap, Container, EnvVar, Pod, Secret, ServiceAccountTokenProjection } from 'kubernetes-types/core/v1.js';
 import { Quantity } from '../../machinery/quantity.js';
 
 /** Reads of referenced objects; undefined means not found. */
 export interface ObjectSource {
   configMap(namespace: string, name: string): ConfigMap | undefined;
   secret(namespace: string, name: string): Secret | undefined;
+  /** The bound token for a projected service-account token source of the pod, once fetched. */
+  serviceAccountToken?(pod: Pod, projection: ServiceAccountTokenProjection): string | undefined;
   /** Resolves once what the pod refers to has been read at least once (or a deadline passed). */
   whenSynced?(pod: Pod): Promise<unknown>;
 }

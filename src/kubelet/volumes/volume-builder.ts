@@ -78,6 +78,11 @@ function payloadFor(v: Volume, ctx: VolumeContext): Payload | undefined {
       if (src.configMap) part = keyPayload(configMapData(ctx, src.configMap.name ?? '', src.configMap.optional) ?? {}, src.configMap.items, v.projected.defaultMode, `ConfigMap ${src.configMap.name}`);
       else if (src.secret) part = keyPayload(secretData(ctx, src.secret.name ?? '', src.secret.optional), src.secret.items, v.projected.defaultMode, `Secret ${src.secret.name}`);
       else if (src.downwardAPI) part = downwardPayload(ctx, src.downwardAPI.items, v.projected.defaultMode);
+      else if (src.serviceAccountToken) {
+        const token = ctx.objects.serviceAccountToken?.(ctx.pod, src.serviceAccountToken);
+        if (token === undefined) throw new ContainerConfigError(`failed to fetch token for service account "${ctx.pod.spec?.serviceAccountName ?? 'default'}"`);
+        part = new Map([[src.serviceAccountToken.path, { data: Buffer.from(token), mode: v.projected.defaultMode }]]);
+      }
       for (const [k, f] of part) out.set(k, f);
     }
     return out;
