@@ -64,13 +64,15 @@ export class ServiceAccountAdmission implements MutatingAdmission {
     if (!spec) return;
     spec.serviceAccountName ||= 'default';
     const sa = await this.lookup(attrs, spec.serviceAccountName);
+    // unlike upstream, a missing `default` (no controller manager running, e.g. `--disable all`) admits the pod without a token
+    if (!sa) return;
     const automount = spec.automountServiceAccountToken ?? sa.automountServiceAccountToken ?? true;
     if (automount) mountToken(pod);
     if (!spec.imagePullSecrets?.length && sa.imagePullSecrets?.length) spec.imagePullSecrets = sa.imagePullSecrets.map((s) => ({ name: s.name }));
   }
 
   /** As upstream, `default` is tried 10 times 100-200 ms apart: the service account controller may be about to create it. */
-  private async lookup(attrs: AdmissionAttributes, name: string): Promise<ServiceAccount> {
+  private async lookup(attrs: AdmissionAttributes, name: string): Promise<ServiceAccount | undefined> {
     const attempts = name === 'default' ? 10 : 1;
     const pause = 100 + randomInt(100);
     for (let i = 0; i < attempts; i++) {
@@ -81,6 +83,7 @@ export class ServiceAccountAdmission implements MutatingAdmission {
         if (!ApiError.is(err, 'NotFound')) throw err;
       }
     }
+    if (name === 'default') return undefined;
     throw admissionForbidden(attrs, `error looking up service account ${attrs.namespace}/${name}: serviceaccount "${name}" not found`);
   }
 }
