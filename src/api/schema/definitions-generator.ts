@@ -24,6 +24,7 @@ export const SCHEMA_MODULES = [
   'coordination/v1',
   'discovery/v1',
   'networking/v1',
+  'flowcontrol/v1',
   'events/v1',
   'policy/v1',
   'rbac/v1',

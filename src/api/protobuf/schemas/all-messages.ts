@@ -4,6 +4,7 @@ import { CERTIFICATES_V1 } from './certificates-v1.js';
 import { CORE_V1 } from './core-v1.js';
 import { CORE_V1_POD } from './core-v1-pod.js';
 import { CORE_V1_VOLUME } from './core-v1-volume.js';
+import { FLOWCONTROL_V1 } from './flowcontrol-v1.js';
 import { META_V1 } from './meta-v1.js';
 import { MORE_V1 } from './more-v1.js';
 import { OTHER_GROUPS_V1 } from './other-groups-v1.js';
@@ -22,6 +23,7 @@ export const ALL_MESSAGES: MessageTable = {
   ...AUTHN_AUTHZ_V1,
   ...CERTIFICATES_V1,
   ...MORE_V1,
+  ...FLOWCONTROL_V1,
 };
 
 /** The message of each top-level kind, keyed `apiVersion/Kind` (core: `v1/Kind`). */
@@ -48,6 +50,8 @@ export const KIND_MESSAGES: Readonly<Record<string, string>> = {
   'networking.k8s.io/v1/Ingress': 'Ingress',
   'networking.k8s.io/v1/IngressClass': 'IngressClass',
   'networking.k8s.io/v1/NetworkPolicy': 'NetworkPolicy',
+  'flowcontrol.apiserver.k8s.io/v1/FlowSchema': 'FlowSchema',
+  'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': 'PriorityLevelConfiguration',
   'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
   'autoscaling/v1/Scale': 'Scale',
   'coordination.k8s.io/v1/Lease': 'Lease',
