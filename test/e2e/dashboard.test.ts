@@ -123,7 +123,7 @@ describe('web dashboard at /ui/ (headless Chromium)', requirements, () => {
 
     // a deep link to an object of another namespace shows the API's refusal, not the object
     await page.goto(`${page.url().split('#')[0]}#/o/core/v1/pods/default/secret-pod/yaml`);
-    await page.getByText(/pods is forbidden: User "system:serviceaccount:team-a:viewer" cannot (list|watch) resource "pods" in API group "" in the namespace "default"/).waitFor();
+    await page.getByText(/pods( "secret-pod")? is forbidden: User "system:serviceaccount:team-a:viewer" cannot (get|list|watch) resource "pods" in API group "" in the namespace "default"/).waitFor();
     assert.equal(await page.getByTestId('yaml').count(), 0);
     await page.context().close();
   });
