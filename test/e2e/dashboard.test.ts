@@ -98,8 +98,15 @@ describe('web dashboard at /ui/ (headless Chromium)', requirements, () => {
 
     // a pod's page: its owner chain and its events
     await page.goto(`${page.url().split('#')[0]}#/`);
-    await pods.locator('a', { hasText: /^web-/ }).first().click();
-    await page.getByTestId('owners').getByText(/^ReplicaSet\/web-/).waitFor();
+    // click once the table has settled (the later pod Running), so the rows do not move under the click
+    await waitFor('the later pod Running in the pods table', async () => (await pods.locator('tr', { hasText: /later-/ }).filter({ hasText: 'Running' }).count()) === 1, 60_000);
+    const webPod = (await k.ok(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[0].metadata.name}'])).trim();
+    await pods.getByRole('link', { name: webPod, exact: true }).click();
+    await page.getByTestId('object-name').getByText(webPod).waitFor();
+    await page.getByTestId('owners').getByText(/^ReplicaSet\/web-/).waitFor({ timeout: 30_000 }).catch(async (err: Error) => {
+      await page.screenshot({ path: join(OUTPUT, 'dashboard-owners.png'), fullPage: true });
+      throw new Error(`${err.message}\nURL ${page.url()}\n${await page.locator('body').innerText()}`.slice(0, 3000));
+    });
     await page.getByTestId('owners').getByText('Deployment/web').waitFor();
     await page.getByTestId('tab-events').click();
     await page.getByTestId('events').getByText('Scheduled').waitFor();
