@@ -47,6 +47,10 @@ export const RESOURCES: readonly ResourceInfo[] = [
     { kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims', namespaced: true, shortNames: ['pvc'], subresources: ['status'] },
     { kind: 'ReplicationController', resource: 'replicationcontrollers', namespaced: true, shortNames: ['rc'], categories: ['all'], subresources: ['status', 'scale'] },
   ]),
+  ...group('admissionregistration.k8s.io', 'v1', [
+    { kind: 'MutatingWebhookConfiguration', resource: 'mutatingwebhookconfigurations', namespaced: false, categories: ['api-extensions'] },
+    { kind: 'ValidatingWebhookConfiguration', resource: 'validatingwebhookconfigurations', namespaced: false, categories: ['api-extensions'] },
+  ]),
   ...group('apiextensions.k8s.io', 'v1', [
     { kind: 'CustomResourceDefinition', resource: 'customresourcedefinitions', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] },
   ]),
@@ -114,6 +118,7 @@ export const GROUP_ORDER = [
   'rbac.authorization.k8s.io',
   'scheduling.k8s.io',
   'flowcontrol.apiserver.k8s.io',
+  'admissionregistration.k8s.io',
   'apiextensions.k8s.io',
 ];
 

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../object.js';
 import type { ResourceInfo } from '../resource-info.js';
+import { setMutatingWebhookConfigurationDefaults, setValidatingWebhookConfigurationDefaults } from './admission-registration.js';
 import { setCronJobDefaults, setJobDefaults } from './batch.js';
 import {
   setEndpointSliceDefaults,
@@ -35,6 +36,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   '/PersistentVolume': setPersistentVolumeDefaults,
   '/PersistentVolumeClaim': setPersistentVolumeClaimDefaults,
   '/ReplicationController': setReplicationControllerDefaults,
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration': setMutatingWebhookConfigurationDefaults,
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': setValidatingWebhookConfigurationDefaults,
   'apps/Deployment': setDeploymentDefaults,
   'apps/ReplicaSet': setReplicaSetDefaults,
   'apps/StatefulSet': setStatefulSetDefaults,

@@ -39,6 +39,9 @@ const EXPECTED_AFTER_METADATA: Record<string, string> = {
   '/PersistentVolumeClaim': '"spec":{"resources":{}},"status":{}',
   '/ReplicationController': '"spec":{},"status":{"replicas":0}',
   'apiextensions.k8s.io/CustomResourceDefinition': `"spec":{"group":"","names":${NAMES},"scope":"","versions":null},"status":{"acceptedNames":${NAMES},"storedVersions":null}`,
+  // webhooks is omitempty
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration': '',
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': '',
   'apps/Deployment': `"spec":{"selector":null,"template":${POD_TEMPLATE},"strategy":{}},"status":{}`,
   'apps/ReplicaSet': `"spec":{"selector":null,"template":${POD_TEMPLATE}},"status":{"replicas":0}`,
   // serviceName became optional (omitempty) when StatefulSets could run without a governing Service

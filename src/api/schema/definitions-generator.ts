@@ -25,6 +25,7 @@ export const SCHEMA_MODULES = [
   'discovery/v1',
   'networking/v1',
   'flowcontrol/v1',
+  'admissionregistration/v1',
   'events/v1',
   'policy/v1',
   'rbac/v1',
@@ -61,8 +62,26 @@ const DATE_TIME_ALIASES = new Set(['Time', 'MicroTime']);
 
 const FREE_FORM_ALIASES = new Set(['JSON', 'JSONSchemaPropsOrArray', 'JSONSchemaPropsOrBool', 'JSONSchemaPropsOrStringArray']);
 
-/** Fields upstream has that kubernetes-types leaves out (names it cannot spell). */
+/** Rule's fields, embedded inline upstream; kubernetes-types drops them from the rules that embed it. */
+const ADMISSION_RULE_PROPERTIES: Record<string, OpenApiSchema> = {
+  resources: {
+    description:
+      "Resources is a list of resources this rule applies to.\n\nFor example: 'pods' means pods. 'pods/log' means the log subresource of pods. '*' means all resources, but not subresources. 'pods/*' means all subresources of pods. '*/scale' means all scale subresources. '*/*' means all resources and their subresources.\n\nIf wildcard is present, the validation rule will ensure resources do not overlap with each other.\n\nDepending on the enclosing object, subresources might not be allowed. Required.",
+    type: 'array',
+    items: { type: 'string' },
+    'x-kubernetes-list-type': 'atomic',
+  },
+  scope: {
+    description:
+      'scope specifies the scope of this rule. Valid values are "Cluster", "Namespaced", and "*" "Cluster" means that only cluster-scoped resources will match this rule. Namespace API objects are cluster-scoped. "Namespaced" means that only namespaced resources will match this rule. "*" means that there are no scope restrictions. Subresources match the scope of their parent resource. Default is "*".',
+    type: 'string',
+  },
+};
+
+/** Fields upstream has that kubernetes-types leaves out (names it cannot spell, inline embeds). */
 const EXTRA_PROPERTIES: Record<string, Record<string, OpenApiSchema>> = {
+  RuleWithOperations: ADMISSION_RULE_PROPERTIES,
+  NamedRuleWithOperations: ADMISSION_RULE_PROPERTIES,
   JSONSchemaProps: {
     'x-kubernetes-embedded-resource': { type: 'boolean' },
     'x-kubernetes-int-or-string': { type: 'boolean' },

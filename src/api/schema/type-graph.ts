@@ -2,6 +2,14 @@
 // For each object type, the object type held by each field (lists name their
 // element type; a leading {} marks a map whose values are that type).
 export const TYPE_GRAPH: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  'admissionregistration/v1.MatchCondition': {},
+  'admissionregistration/v1.MutatingWebhook': { clientConfig: 'admissionregistration/v1.WebhookClientConfig', matchConditions: 'admissionregistration/v1.MatchCondition', namespaceSelector: 'meta/v1.LabelSelector', objectSelector: 'meta/v1.LabelSelector', rules: 'admissionregistration/v1.RuleWithOperations' },
+  'admissionregistration/v1.MutatingWebhookConfiguration': { metadata: 'meta/v1.ObjectMeta', webhooks: 'admissionregistration/v1.MutatingWebhook' },
+  'admissionregistration/v1.RuleWithOperations': {},
+  'admissionregistration/v1.ServiceReference': {},
+  'admissionregistration/v1.ValidatingWebhook': { clientConfig: 'admissionregistration/v1.WebhookClientConfig', matchConditions: 'admissionregistration/v1.MatchCondition', namespaceSelector: 'meta/v1.LabelSelector', objectSelector: 'meta/v1.LabelSelector', rules: 'admissionregistration/v1.RuleWithOperations' },
+  'admissionregistration/v1.ValidatingWebhookConfiguration': { metadata: 'meta/v1.ObjectMeta', webhooks: 'admissionregistration/v1.ValidatingWebhook' },
+  'admissionregistration/v1.WebhookClientConfig': { service: 'admissionregistration/v1.ServiceReference' },
   'apiextensions/v1.CustomResourceColumnDefinition': {},
   'apiextensions/v1.CustomResourceConversion': { webhook: 'apiextensions/v1.WebhookConversion' },
   'apiextensions/v1.CustomResourceDefinition': { metadata: 'meta/v1.ObjectMeta', spec: 'apiextensions/v1.CustomResourceDefinitionSpec', status: 'apiextensions/v1.CustomResourceDefinitionStatus' },

@@ -1,6 +1,7 @@
 import type { KubeObject } from '../object.js';
 import type { ResourceInfo } from '../resource-info.js';
 import type { FieldError } from './field-error.js';
+import { validateWebhookConfiguration } from './admission-registration.js';
 import { validateCertificateSigningRequest, validateCertificateSigningRequestUpdate } from './certificates.js';
 import { validateCronJob, validateJob, validateJobUpdate } from './batch.js';
 import { validateNamespace, validateNode, validateNodeUpdate, validateServiceAccount } from './cluster.js';
@@ -56,6 +57,8 @@ const KINDS: Record<string, KindValidation> = {
   '/PersistentVolume': { validate: validatePersistentVolume, update: validatePersistentVolumeUpdate },
   '/PersistentVolumeClaim': { validate: validatePersistentVolumeClaim, update: validatePersistentVolumeClaimUpdate },
   '/ReplicationController': { validate: validateReplicationController },
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration': { validate: validateWebhookConfiguration },
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': { validate: validateWebhookConfiguration },
   'apps/Deployment': { validate: validateDeployment, update: validateSelectorUpdate },
   'apps/ReplicaSet': { validate: validateReplicaSet, update: validateSelectorUpdate },
   'apps/StatefulSet': { validate: validateStatefulSet, update: validateStatefulSetUpdate },

@@ -14,6 +14,7 @@ import {
 } from './core-misc.js';
 import { defaultTable } from './default-table.js';
 import { eventTable, eventsV1Table } from './events.js';
+import { webhookConfigurationTable } from './admission-webhooks.js';
 import { ingressClassTable, ingressTable, networkPolicyTable } from './networking.js';
 import { nodeTable } from './nodes.js';
 import { podTable } from './pods.js';
@@ -49,6 +50,8 @@ const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
   ['leases.coordination.k8s.io', leaseTable],
   ['endpointslices.discovery.k8s.io', endpointSliceTable],
   ['events.events.k8s.io', eventsV1Table],
+  ['mutatingwebhookconfigurations.admissionregistration.k8s.io', webhookConfigurationTable],
+  ['validatingwebhookconfigurations.admissionregistration.k8s.io', webhookConfigurationTable],
   ['ingresses.networking.k8s.io', ingressTable],
   ['ingressclasses.networking.k8s.io', ingressClassTable],
   ['networkpolicies.networking.k8s.io', networkPolicyTable],

@@ -1,4 +1,5 @@
 import type { MessageTable } from '../message-schema.js';
+import { ADMISSIONREGISTRATION_V1 } from './admissionregistration-v1.js';
 import { AUTHN_AUTHZ_V1 } from './authn-authz-v1.js';
 import { CERTIFICATES_V1 } from './certificates-v1.js';
 import { CORE_V1 } from './core-v1.js';
@@ -24,6 +25,7 @@ export const ALL_MESSAGES: MessageTable = {
   ...CERTIFICATES_V1,
   ...MORE_V1,
   ...FLOWCONTROL_V1,
+  ...ADMISSIONREGISTRATION_V1,
 };
 
 /** The message of each top-level kind, keyed `apiVersion/Kind` (core: `v1/Kind`). */
@@ -52,6 +54,8 @@ export const KIND_MESSAGES: Readonly<Record<string, string>> = {
   'networking.k8s.io/v1/NetworkPolicy': 'NetworkPolicy',
   'flowcontrol.apiserver.k8s.io/v1/FlowSchema': 'FlowSchema',
   'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': 'PriorityLevelConfiguration',
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': 'MutatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': 'ValidatingWebhookConfiguration',
   'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
   'autoscaling/v1/Scale': 'Scale',
   'coordination.k8s.io/v1/Lease': 'Lease',
