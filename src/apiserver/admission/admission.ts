@@ -19,6 +19,10 @@ export interface AdmissionAttributes {
   oldObject?: KubeObject;
   dryRun: boolean;
   user: UserInfo;
+  /** Returns a warning to the client (a `Warning` header kubectl prints), as upstream's warning.AddWarning. */
+  warn?(text: string): void;
+  /** Records an audit annotation for this request (upstream's Attributes.AddAnnotation); absent when nothing audits. */
+  addAuditAnnotation?(key: string, value: string): void;
 }
 
 /** Every admission plugin has a name and says which operations it handles. */

@@ -4,6 +4,7 @@ import { CertificateRequester, CertificateSubjectRestriction } from './certifica
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { NodeRestriction } from './node-restriction.js';
+import { PodSecurity } from './pod-security/pod-security.js';
 import { Priority } from './priority.js';
 
 /** What admission plugins may read: the registry's stores (never storage directly). */
@@ -25,6 +26,7 @@ export const ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
   (deps) => new NodeRestriction({ pods: () => deps.registry.lookup('', 'v1', 'pods')!, nodes: () => deps.registry.lookup('', 'v1', 'nodes')! }),
   (deps) => new Priority(() => deps.registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!),
   () => new DefaultTolerationSeconds(),
+  (deps) => new PodSecurity({ namespaces: () => deps.registry.namespaces, pods: () => deps.registry.lookup('', 'v1', 'pods')! }),
   () => new CertificateRequester(),
   () => new CertificateSubjectRestriction(),
 ];

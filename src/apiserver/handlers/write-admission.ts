@@ -1,6 +1,7 @@
 import type { KubeObject } from '../../api/object.js';
 import type { AdmissionAttributes, Operation } from '../admission/admission.js';
 import type { WriteAdmission } from '../registry/write-admission.js';
+import { addWarning } from '../http/warnings.js';
 import type { RequestScope } from './scope.js';
 
 /** The admission attributes of this request for one object (old and/or new). */
@@ -24,6 +25,7 @@ export function admissionAttributes(
     oldObject,
     dryRun,
     user: scope.user,
+    warn: (text) => addWarning(scope.res, text),
   };
 }
 

@@ -5,6 +5,7 @@ import { badRequest } from '../../machinery/api-error.js';
 import { managerOrUserAgent, validateFieldManagerOptions } from '../../machinery/managedfields/index.js';
 import { isDryRun, type RequestScope } from './scope.js';
 import { customResourceFacts, customResourceUnknownFields } from '../apiextensions/custom-resource-serving.js';
+import { addWarning } from '../http/warnings.js';
 
 export interface WriteOptions {
   dryRun: boolean;
@@ -46,11 +47,7 @@ export function validateFields(scope: RequestScope, obj: KubeObject, rawJson: st
   const custom = context === 'body' && scope.info.subresource === 'scale' ? undefined : customResourceFacts(scope.resource);
   const result = checkFieldValidation(rawJson, obj, gvk, directive, custom ? customResourceUnknownFields(obj, custom) : undefined);
   if (result.error) throw badRequest(context === 'patch' ? strictDecodingMessage(result.strictErrors) : result.error);
-  if (result.warnings.length) {
-    const existing = scope.res.getHeader('Warning');
-    const prior = Array.isArray(existing) ? existing : existing ? [String(existing)] : [];
-    scope.res.setHeader('Warning', [...prior, ...result.warnings.map((w) => `299 - ${JSON.stringify(w)}`)]);
-  }
+  for (const w of result.warnings) addWarning(scope.res, w);
   for (const path of result.unknownPaths) dropField(obj, path);
 }
 
