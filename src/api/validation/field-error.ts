@@ -38,7 +38,16 @@ const SUMMARY: Record<FieldErrorType, string> = {
   InternalError: 'Internal error',
 };
 
+/** A bad value upstream prints with Go's %#v (e.g. a struct); rendered as given. */
+export class GoSyntaxValue {
+  constructor(readonly text: string) {}
+  toJSON(): string {
+    return this.text;
+  }
+}
+
 function quote(v: unknown): string {
+  if (v instanceof GoSyntaxValue) return v.text;
   if (typeof v === 'string') return JSON.stringify(v);
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'object') return JSON.stringify(v);

@@ -11,6 +11,7 @@ import { isDNS1035Label, isDNS1123Subdomain, nameIsDNSSubdomain, type NameValida
 import { validateObjectMeta, validateObjectMetaUpdate } from '../../api/validation/object-meta.js';
 import { validateSchemaProps } from './schema/schema-props.js';
 import { validateStructural } from './schema/structural.js';
+import { compileSchemaRules } from './schema/cel-rules.js';
 import { versionSchema } from './schema/json-schema.js';
 
 /**
@@ -127,7 +128,11 @@ function validateVersion(v: CustomResourceDefinitionVersion, path: string): Erro
   else {
     const own = validateSchemaProps(schema, schemaPath);
     errs.push(...own);
-    if (own.length === 0) errs.push(...validateStructural(schema, schemaPath));
+    if (own.length === 0) {
+      const structural = validateStructural(schema, schemaPath);
+      errs.push(...structural);
+      if (structural.length === 0) compileSchemaRules(schema, schemaPath, errs);
+    }
   }
   errs.push(...validateSubresources(v.subresources, child(path, 'subresources')));
   (v.additionalPrinterColumns ?? []).forEach((c, i) => errs.push(...validatePrinterColumn(c, index(child(path, 'additionalPrinterColumns'), i))));

@@ -9,6 +9,8 @@ import { applySchemaDefaults } from './schema/defaulting.js';
 import { versionSchema, type Schema } from './schema/json-schema.js';
 import { prune } from './schema/pruning.js';
 import { validateValue } from './schema/validate.js';
+import { compileSchemaRules } from './schema/cel-rules.js';
+import { validateCelRules } from './schema/cel-validation.js';
 
 /**
  * The strategy of one custom resource version: undeclared fields pruned,
@@ -19,6 +21,12 @@ import { validateValue } from './schema/validate.js';
 export function customResourceStrategy(info: ResourceInfo, version: CustomResourceDefinitionVersion): Strategy {
   const schema: Schema = versionSchema(version) ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
   const hasStatus = version.subresources?.status !== undefined;
+  const rules = compileSchemaRules(schema, '');
+  // x-kubernetes-validations run only on a value that passed the schema, as upstream
+  const validateSchema = (obj: KubeObject, old?: KubeObject) => {
+    const errs = validateValue(obj, schema, '');
+    return errs.length || !rules ? errs : validateCelRules(rules, obj, old);
+  };
   const shape = (obj: KubeObject) => {
     prune(obj as Record<string, unknown>, schema);
     applySchemaDefaults(obj, schema);
@@ -36,8 +44,8 @@ export function customResourceStrategy(info: ResourceInfo, version: CustomResour
       }
       shape(obj);
     },
-    validate: (obj) => [...validateObjectMeta(obj.metadata, info.namespaced, nameIsDNSSubdomain), ...validateValue(obj, schema, '')],
-    validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateValue(obj, schema, '')],
+    validate: (obj) => [...validateObjectMeta(obj.metadata, info.namespaced, nameIsDNSSubdomain), ...validateSchema(obj)],
+    validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateSchema(obj, old)],
     selectableFields: (obj) => metadataFields(obj, info),
   });
 }

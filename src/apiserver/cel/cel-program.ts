@@ -76,7 +76,9 @@ export function compileCel(expression: string, variables: CelVariables, want: Re
       try {
         return program(vars);
       } catch (err) {
-        throw new CelEvalError(summary(err));
+        const text = summary(err);
+        // cel-go's runtime errors start lower case (`no such key: x`)
+        throw new CelEvalError(text.charAt(0).toLowerCase() + text.slice(1));
       }
     },
   };
