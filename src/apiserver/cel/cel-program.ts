@@ -78,7 +78,7 @@ export function compileCel(expression: string, variables: CelVariables, want: Re
       } catch (err) {
         const text = summary(err);
         // cel-go's runtime errors start lower case (`no such key: x`)
-        throw new CelEvalError(text.charAt(0).toLowerCase() + text.slice(1));
+        throw new CelEvalError(/^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text);
       }
     },
   };
