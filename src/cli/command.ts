@@ -15,6 +15,8 @@ export interface CommandContext {
   server?: {
     kubeconfig: string;
     dataDir: string;
+    /** The kube-dns Service's address when skiff server runs the DNS component (the kubelet's --cluster-dns). */
+    clusterDNS?: string;
     /** A kubeconfig for a component's own identity (user, groups), issued by the cluster CA; `name` names its file. */
     credentials(name: string, user: string, groups?: readonly string[]): Promise<string>;
   };

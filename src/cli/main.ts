@@ -7,6 +7,7 @@ import type { ComponentCommand, FlagValues } from './command.js';
 import { ApiError } from '../machinery/api-error.js';
 import { KubeconfigError } from '../client/rest/kubeconfig.js';
 import { NetworkError } from '../client/rest/network-error.js';
+import { tenthAddress } from './cluster-dns-ip.js';
 import { parseFlags, usage, UsageError, type FlagSpec } from './flags.js';
 import { runAsComponent } from '../trace/component-context.js';
 import { configureTracing, shutdownTracing } from '../trace/tracing.js';
@@ -103,9 +104,10 @@ async function runServer(args: string[], components: ComponentCommand[], apiOnly
   const disabled = new Set(String(flags.disable ?? '').split(',').filter(Boolean));
   const started: Promise<void>[] = [];
   if (!apiOnly) {
+    const clusterDNS = disabled.has('dns') || disabled.has('all') ? undefined : tenthAddress(String(flags['service-cluster-ip-range'] ?? '10.96.0.0/12'));
     for (const c of components.filter((x) => x.serverOrder !== undefined && !disabled.has(x.name) && !disabled.has('all')).sort((a, b) => a.serverOrder! - b.serverOrder!)) {
       const cflags = parseFlags(perComponent.get(c.name) ?? [], c.flags) as FlagValues;
-      started.push(runAsComponent(componentServiceName(c.name), () => startComponent(c, cflags, { logger: createLogger(c.name), signal: stopComponents.signal, server: { kubeconfig: running.kubeconfigPath, dataDir: String(flags['data-dir']), credentials: running.credentials } })));
+      started.push(runAsComponent(componentServiceName(c.name), () => startComponent(c, cflags, { logger: createLogger(c.name), signal: stopComponents.signal, server: { kubeconfig: running.kubeconfigPath, dataDir: String(flags['data-dir']), clusterDNS, credentials: running.credentials } })));
     }
   }
   onShutdown(async () => {

@@ -51,6 +51,7 @@ export type Hop =
   | 'container-start'
   | 'status'
   | 'proxy'
+  | 'dns'
   | 'heartbeat'
   | 'registration';
 

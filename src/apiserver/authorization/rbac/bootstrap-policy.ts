@@ -135,6 +135,8 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
     rule(['create'], [''], ['serviceaccounts/token']),
   ]),
   clusterRole('system:kube-dns', [rule(['list', 'watch'], [''], ['endpoints', 'services'])]),
+  // the CoreDNS add-on's role (its manifest's, not upstream's bootstrap), held by skiff's DNS component
+  clusterRole('system:coredns', [rule(['list', 'watch'], [''], ['endpoints', 'services', 'pods', 'namespaces']), rule(['list', 'watch'], ['discovery.k8s.io'], ['endpointslices'])]),
   clusterRole('system:kube-scheduler', [
     EVENTS_WRITE,
     rule(['create'], ['coordination.k8s.io'], ['leases']),
@@ -202,6 +204,7 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly ClusterRoleBinding[] = [
   clusterRoleBinding('system:node-proxier', [user('system:kube-proxy')]),
   clusterRoleBinding('system:kube-controller-manager', [user('system:kube-controller-manager')]),
   clusterRoleBinding('system:kube-dns', [serviceAccount('kube-system', 'kube-dns')]),
+  clusterRoleBinding('system:coredns', [user('system:coredns'), serviceAccount('kube-system', 'coredns')]),
   clusterRoleBinding('system:kube-scheduler', [user('system:kube-scheduler')]),
   clusterRoleBinding('system:volume-scheduler', [user('system:kube-scheduler')]),
   clusterRoleBinding('system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
@@ -233,6 +236,11 @@ export const BOOTSTRAP_ROLES: readonly Role[] = [
     rule(['get', 'update'], [''], ['configmaps'], ['kube-controller-manager']),
   ]),
   role('kube-system', 'system::leader-locking-kube-scheduler', [rule(['watch'], [''], ['configmaps']), rule(['get', 'update'], [''], ['configmaps'], ['kube-scheduler'])]),
+  // skiff's DNS component publishes the kube-dns Service and its own endpoints (CoreDNS runs as a pod behind a selector instead)
+  role('kube-system', 'system:coredns:kube-dns', [
+    rule(['create'], [''], ['services']), rule(['get', 'update', 'patch'], [''], ['services'], ['kube-dns']),
+    rule(['create'], ['discovery.k8s.io'], ['endpointslices']), rule(['get', 'update', 'patch', 'delete'], ['discovery.k8s.io'], ['endpointslices']),
+  ]),
   role('kube-public', 'system:controller:bootstrap-signer', [rule(READ, [''], ['configmaps']), rule(['update'], [''], ['configmaps'], ['cluster-info']), EVENTS_WRITE]),
 ];
 
@@ -240,5 +248,6 @@ export const BOOTSTRAP_ROLE_BINDINGS: readonly RoleBinding[] = [
   roleBinding('kube-system', 'extension-apiserver-authentication-reader', [user('system:kube-controller-manager'), user('system:kube-scheduler')], 'system::extension-apiserver-authentication-reader'),
   roleBinding('kube-system', 'system::leader-locking-kube-controller-manager', [user('system:kube-controller-manager'), serviceAccount('kube-system', 'kube-controller-manager')]),
   roleBinding('kube-system', 'system::leader-locking-kube-scheduler', [user('system:kube-scheduler'), serviceAccount('kube-system', 'kube-scheduler')]),
+  roleBinding('kube-system', 'system:coredns:kube-dns', [user('system:coredns'), serviceAccount('kube-system', 'coredns')]),
   roleBinding('kube-public', 'system:controller:bootstrap-signer', [serviceAccount('kube-system', 'bootstrap-signer')]),
 ];
