@@ -28,6 +28,7 @@ import { CONFIG_MAPS, NODES, PODS, SECRETS } from '../api/resource-refs.js';
 import { podReferences } from '../api/pod-references.js';
 import { WatchBasedObjects } from './objects/watch-based-objects.js';
 import { TokenManager } from './objects/token-manager.js';
+import type { KubeletDnsSettings } from './pod/pod-dns.js';
 
 /** How long a pod sync waits for the objects it refers to to be read before treating missing ones as not found. */
 const OBJECT_SYNC_TIMEOUT_MS = 10_000;
@@ -61,6 +62,8 @@ export interface KubeletOptions {
   configurePodNetwork?(podCIDR: string): void;
   /** Time and timers for heartbeats, status, resyncs, back-off and probes (default the real clock). */
   clock?: Clock;
+  /** Cluster DNS for pods' resolv.conf (--cluster-dns, --cluster-domain, --resolv-conf). */
+  dns?: KubeletDnsSettings;
 }
 
 /** Wires node registration, heartbeats, the pod informer and workers, and the kubelet server. */
@@ -107,6 +110,7 @@ export class Kubelet {
       rootDir: this.opts.rootDir,
       hostIP,
       logger,
+      dns: this.opts.dns,
       clock: this.opts.clock,
       allocatable: () => alloc,
       objects: {

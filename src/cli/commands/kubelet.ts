@@ -13,6 +13,7 @@ import { BootstrapError, bootstrapClientCertificate } from '../../kubelet/certif
 import { NODE_DAEMON_OOM_SCORE_ADJ } from '../../base/oom-score.js';
 import { applyOomScoreAdj } from '../oom-score-flag.js';
 import { UsageError } from '../flags.js';
+import { readResolvConf } from '../../base/resolv-conf.js';
 
 function labels(s: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -86,6 +87,9 @@ export const command: ComponentCommand = {
     'ca-cert-hash': { type: 'string', default: '', description: 'with --token: sha256:<hex> of the cluster CA public key, checked against kube-public/cluster-info' },
     'certificate-authority': { type: 'string', default: '', description: 'with --token: the cluster CA file instead of --ca-cert-hash' },
     'cert-dir': { type: 'string', default: '', description: 'where a joined kubelet keeps its client certificate and kubeconfig (default <root-dir>/pki)' },
+    'cluster-dns': { type: 'string', default: '', description: 'comma-separated DNS server IPs for ClusterFirst pods (inside skiff server: the kube-dns Service\'s)' },
+    'cluster-domain': { type: 'string', default: 'cluster.local', description: 'the cluster\'s DNS domain, searched by pods after their namespace\'s' },
+    'resolv-conf': { type: 'string', default: '/etc/resolv.conf', description: 'the node\'s resolver configuration, for dnsPolicy Default (and the search domains ClusterFirst pods add)' },
     'keep-pods': { type: 'boolean', default: false, description: 'inside skiff server: leave pods running on stop, for the next start to adopt (standalone kubelets always do)' },
   },
   async run(flags, ctx) {
@@ -135,6 +139,11 @@ export const command: ComponentCommand = {
       metrics,
       logger: ctx.logger,
       nodeIP: str('node-ip') || undefined,
+      dns: {
+        clusterDNS: (str('cluster-dns') || ctx.server?.clusterDNS || '').split(',').map((s) => s.trim()).filter(Boolean),
+        clusterDomain: str('cluster-domain').replace(/\.$/, ''),
+        host: readResolvConf(str('resolv-conf')),
+      },
       leaseDurationSeconds: leaseSeconds(str('node-lease-duration-seconds')),
       node: {
         nodeName,

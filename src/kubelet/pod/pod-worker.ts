@@ -15,6 +15,7 @@ import { computePodActions, type PodActions } from './compute-pod-actions.js';
 import { podStatus, type ContainerRecord } from './pod-status.js';
 import { verifyRunAsNonRoot } from './run-as-non-root.js';
 import { RestartBackoff } from './restart-backoff.js';
+import { podDnsConfig, type KubeletDnsSettings, type PodDnsConfig } from './pod-dns.js';
 import { context, type SpanContext } from '@opentelemetry/api';
 import { ATTR } from '../../trace/attributes.js';
 import { detachedContext } from '../../trace/component-context.js';
@@ -37,6 +38,8 @@ export interface PodWorkerDeps {
   images?: ImagePuller;
   /** Time and timers: resyncs, restart back-off, grace periods, probes (default the real clock). */
   clock?: Clock;
+  /** Cluster DNS settings for pods' resolv.conf (absent: the runtime's default). */
+  dns?: KubeletDnsSettings;
 }
 
 interface Record_ extends ContainerRecord {
@@ -233,6 +236,14 @@ export class PodWorker {
     return undefined;
   }
 
+  /** The pod's resolv.conf per its dnsPolicy; problems become Events as upstream's. */
+  private dnsConfig(): PodDnsConfig | undefined {
+    if (!this.deps.dns) return undefined;
+    const { config, warnings } = podDnsConfig(this.pod, this.deps.dns);
+    for (const w of warnings) this.deps.recordEvent?.(this.pod, 'Warning', w.reason, w.message);
+    return config;
+  }
+
   /** The thin half: carries out what computePodActions decided. */
   private async execute(actions: PodActions, records: Record_[]): Promise<void> {
     if (actions.killPod) {
@@ -246,6 +257,7 @@ export class PodWorker {
       const sb = await inChildSpan('create sandbox', { hop: 'sandbox' }, () => this.deps.runtime.runPodSandbox({
         uid: this.uid, name: this.pod.metadata?.name ?? '', namespace: this.pod.metadata?.namespace ?? 'default',
         hostname: this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '', logDirectory: join(this.podDir(), 'logs'),
+        dnsConfig: this.dnsConfig(),
       }));
       this.sandboxId = sb.id;
       this.podIP = sb.ip ?? this.deps.hostIP;

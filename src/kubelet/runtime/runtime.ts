@@ -20,6 +20,8 @@ export interface PodSandboxConfig {
   /** Directory for the pod's container log files. */
   logDirectory: string;
   labels?: Record<string, string>;
+  /** The pod's resolv.conf (per dnsPolicy), for runtimes that give pods their own; absent: the runtime's default. */
+  dnsConfig?: { servers: string[]; searches: string[]; options: string[] };
 }
 
 export interface PodSandboxStatus {

@@ -104,6 +104,7 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
       metadata: { name: config.name, uid: config.uid, namespace: config.namespace, attempt: 0 },
       hostname: config.hostname,
       logDirectory: config.logDirectory,
+      ...(config.dnsConfig ? { dnsConfig: config.dnsConfig } : {}),
       labels: { ...config.labels, 'io.kubernetes.pod.uid': config.uid, 'io.kubernetes.pod.name': config.name, 'io.kubernetes.pod.namespace': config.namespace },
       linux: { securityContext: { namespaceOptions: { network: NAMESPACE_POD, pid: NAMESPACE_CONTAINER, ipc: NAMESPACE_POD } } },
     };
