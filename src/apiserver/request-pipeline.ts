@@ -1,4 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../machinery/api-error.js';
+import { Auditor } from './audit/auditor.js';
 import type { Admission } from './admission/admission.js';
 import { AdmissionChain } from './admission/admission-chain.js';
 import { ADMISSION_PLUGINS, type AdmissionPluginFactory } from './admission/plugins.js';
@@ -26,6 +28,8 @@ export interface RequestPipelineOptions {
   authenticators?: (deps: PipelineDeps) => Authenticator[];
   authorizers?: (deps: PipelineDeps) => Authorizer[];
   admission?: readonly AdmissionPluginFactory[];
+  /** The audit stage (default: records nothing, as upstream without --audit-policy-file). */
+  audit?: Auditor;
 }
 
 /** Today's authenticators: client certificates, then anonymous on the public paths only. */
@@ -35,8 +39,8 @@ export const DEFAULT_AUTHENTICATORS = (): Authenticator[] => [new X509Authentica
 export const DEFAULT_AUTHORIZERS = (): Authorizer[] => [new PublicInfoAuthorizer(), new AlwaysAllowAuthenticated()];
 
 /**
- * The request pipeline's stages, in order: authentication → impersonation →
- * authorization here, before any handler; then admission (mutating →
+ * The request pipeline's stages, in order: authentication → audit →
+ * impersonation → authorization here, before any handler; then admission (mutating →
  * defaulting and validation → validating) inside every write, run by the
  * store at the right points.
  */
@@ -44,25 +48,40 @@ export class RequestPipeline {
   readonly authenticator: AuthenticatorChain;
   readonly authorizer: AuthorizerChain;
   readonly admission: Admission;
+  readonly audit: Auditor;
 
   constructor(deps: PipelineDeps, opts: RequestPipelineOptions = {}) {
     this.authenticator = new AuthenticatorChain((opts.authenticators ?? DEFAULT_AUTHENTICATORS)(deps));
     this.authorizer = new AuthorizerChain((opts.authorizers ?? DEFAULT_AUTHORIZERS)(deps));
     this.admission = new AdmissionChain((opts.admission ?? ADMISSION_PLUGINS).map((factory) => factory({ registry: deps.registry })));
+    this.audit = opts.audit ?? new Auditor();
   }
 
-  /** Who sent the request, after impersonation; 401 when nobody can tell, 403 when impersonation is not allowed. */
-  async authenticate(req: IncomingMessage, path: string): Promise<UserInfo> {
-    const { user: requester } = await this.authenticator.authenticate(req, path);
+  /**
+   * Who sent the request, after impersonation; 401 when nobody can tell, 403
+   * when impersonation is not allowed. Given the request's info, the audit
+   * stage runs between authentication and impersonation, as upstream's chain.
+   */
+  async authenticate(req: IncomingMessage, path: string, audited?: { info: RequestInfo; res?: ServerResponse }): Promise<UserInfo> {
+    let requester: UserInfo;
+    try {
+      requester = (await this.authenticator.authenticate(req, path)).user;
+    } catch (err) {
+      if (audited && ApiError.is(err, 'Unauthorized')) this.audit.failedAuthentication(req, audited.info, 401);
+      throw err;
+    }
+    if (audited) this.audit.begin(req, audited.res, audited.info, requester);
     const user = await impersonate(req, requester, this.authorizer);
+    if (user !== requester) this.audit.impersonated(req, user);
     withUser(req, user);
     return user;
   }
 
-  /** 403 with upstream's wording unless some authorizer allows the request. */
-  async authorize(info: RequestInfo, user: UserInfo): Promise<void> {
+  /** 403 with upstream's wording unless some authorizer allows the request; the decision is noted in the request's audit event. */
+  async authorize(info: RequestInfo, user: UserInfo, req?: IncomingMessage): Promise<void> {
     const attrs = attributesOf(info, user);
     const { decision, reason } = await this.authorizer.authorize(attrs);
+    if (req) this.audit.authorized(req, decision === 'Allow', reason);
     if (decision !== 'Allow') throw forbiddenError(attrs, reason);
   }
 }

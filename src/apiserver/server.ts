@@ -38,6 +38,7 @@ import { ApiServerMetrics } from './metrics.js';
 import { serveOpenApi } from './openapi/serve-openapi.js';
 import { parseRequestInfo, type RequestInfo } from './request-info.js';
 import { RequestPipeline, type RequestPipelineOptions } from './request-pipeline.js';
+import { auditResponse } from './audit/request-audit.js';
 import { reviewHandlers, type ReviewHandlers } from './reviews/index.js';
 import { handleReview } from './handlers/review.js';
 import type { Authorizer } from './authorization/authorizer.js';
@@ -214,6 +215,7 @@ export class ApiServer {
     let info: RequestInfo | undefined;
     let timedOut = false;
     let failure: unknown;
+    this.pipeline.audit.init(req, res);
     try {
       const url = parseRequestUrl(req.url ?? '/');
       const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
@@ -224,14 +226,14 @@ export class ApiServer {
       await withRequestTimeout(
         isLongRunning(request) ? 0 : this.limits.requestTimeoutMs,
         async (deadline) => {
-          const user = await stage('authentication', 'authentication', () => this.pipeline.authenticate(req, path));
+          const user = await stage('authentication', 'authentication', () => this.pipeline.authenticate(req, path, { info: request, res }));
           if (span) describeUser(span, user);
           // as upstream's chain: APF or the in-flight limits after authentication (system:masters is exempt), before authorization
           const release = await this.admit(request, user, res, deadline);
           try {
             // the trace query API authorizes a `get` of the object it shows, not its own path
             if (path.startsWith(TRACE_API_PREFIX)) return await this.serveTraceQuery(req, res, path, url.searchParams, user);
-            await stage('authorization', 'authorization', () => this.pipeline.authorize(request, user));
+            await stage('authorization', 'authorization', () => this.pipeline.authorize(request, user, req));
             if (request.isResourceRequest) await this.serveResource(req, res, request, url.searchParams, user, deadline);
             else await this.serveNonResource(req, res, path, url.searchParams);
           } finally {
@@ -259,6 +261,9 @@ export class ApiServer {
       const resource = info?.resource ? (info.subresource ? `${info.resource}/${info.subresource}` : info.resource) : '';
       this.metrics.observeRequest(info?.verb ?? (req.method ?? '').toLowerCase(), resource, res.statusCode, seconds);
       if (span) endRequestSpan(span, res, res.statusCode >= 500 ? failure : undefined);
+      // an error that is not an API or storage error is upstream's panic
+      const panicked = failure !== undefined && !(failure instanceof ApiError) && !(failure instanceof StorageError);
+      this.pipeline.audit.complete(req, res.statusCode, panicked ? failure : undefined);
     }
   }
 
@@ -300,8 +305,9 @@ export class ApiServer {
     try {
       const url = parseRequestUrl(req.url ?? '/');
       const info = parseRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
-      const user = await this.pipeline.authenticate(req, url.pathname);
-      await this.pipeline.authorize(info, user);
+      this.pipeline.audit.init(req, undefined);
+      const user = await this.pipeline.authenticate(req, url.pathname, { info });
+      await this.pipeline.authorize(info, user, req);
       const proxied = info.subresource === 'proxy' && PROXIED_RESOURCES.has(info.resource);
       const streamed = info.resource === 'pods' && ['exec', 'attach', 'portforward'].includes(info.subresource);
       if (!info.isResourceRequest || info.group !== '' || !(proxied || streamed)) {
@@ -312,8 +318,12 @@ export class ApiServer {
       await this.pipeline.admission.validate(connectAttributes(info, store.info, user));
       if (proxied) await this.proxies.upgrade(info, req, socket, head);
       else await this.kubelets.upgrade(info.namespace, info.name, info.subresource, req, socket, head);
+      this.pipeline.audit.upgraded(req, socket);
     } catch (err) {
-      rejectUpgrade(socket, this.toApiError(err, req));
+      const apiErr = this.toApiError(err, req);
+      auditResponse(req, apiErr.toStatus());
+      this.pipeline.audit.complete(req, apiErr.code);
+      rejectUpgrade(socket, apiErr);
     }
   }
 

@@ -44,6 +44,8 @@ import { InvalidDurationError, parseDuration } from '../machinery/duration.js';
 import { WriteCauses } from '../apiserver/trace/write-causes.js';
 import { configureTracing } from '../trace/tracing.js';
 import { TRACING_FLAGS, tracingFromFlags } from './tracing-flags.js';
+import { AuditLogPathError, auditFromOptions, type AuditSetup } from '../apiserver/audit/audit-log-options.js';
+import { AuditPolicyError } from '../apiserver/audit/policy.js';
 
 export const APISERVER_FLAGS = {
   'data-dir': { type: 'string', default: './.skiff', description: 'directory for the database, certificates and kubeconfig' },
@@ -70,6 +72,11 @@ export const APISERVER_FLAGS = {
   'max-watches': { type: 'string', default: '20000', description: 'watches open at once; more get 429 (0: no limit)' },
   'request-timeout': { type: 'string', default: '1m0s', description: 'non-long-running requests answer 504 after this long (Go duration)' },
   'max-request-bytes': { type: 'string', default: String(3 * 1024 * 1024), description: 'largest request body accepted (413 beyond)' },
+  'audit-policy-file': { type: 'string', default: '', description: 'audit.k8s.io/v1 Policy deciding what is audited at which level (without one nothing is audited)' },
+  'audit-log-path': { type: 'string', default: '', description: "write audit.k8s.io/v1 Events as JSON lines to this file ('-': standard output)" },
+  'audit-log-maxsize': { type: 'string', default: '0', description: 'megabytes of audit log before it is rotated (0: 100)' },
+  'audit-log-maxbackup': { type: 'string', default: '0', description: 'rotated audit log files kept (0: all)' },
+  'audit-log-maxage': { type: 'string', default: '0', description: 'days rotated audit log files are kept, by the time in their name (0: forever)' },
   ...TRACING_FLAGS,
   'trace-store-max-writes': { type: 'string', default: '100000', description: 'writes whose causing span the API server remembers at most (oldest evicted first)' },
   'storage-max-object-bytes': { type: 'string', default: String(DEFAULT_MAX_OBJECT_BYTES), description: "SQLite: largest stored object, as etcd's --max-request-bytes" },
@@ -182,6 +189,23 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     if (err instanceof TokenFileError || (err as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`--token-auth-file: ${(err as Error).message}`);
     throw err;
   }
+  let audit: AuditSetup;
+  try {
+    audit = auditFromOptions(
+      {
+        policyFile: flags['audit-policy-file'],
+        logPath: flags['audit-log-path'],
+        maxSizeMB: limitFlag(flags, 'audit-log-maxsize'),
+        maxBackups: limitFlag(flags, 'audit-log-maxbackup'),
+        maxAgeDays: limitFlag(flags, 'audit-log-maxage'),
+      },
+      logger,
+    );
+  } catch (err) {
+    if (err instanceof AuditPolicyError) throw new UsageError(`--audit-policy-file: ${err.message}`);
+    if (err instanceof AuditLogPathError) throw new UsageError(`--audit-log-path: ${err.message}`);
+    throw err;
+  }
   const issuer = flags['service-account-issuer'];
   const tokens = new ServiceAccountTokens(await ensureServiceAccountKey(join(dataDir, 'pki')), issuer, [issuer]);
   const anonymous = flags['anonymous-auth'] === 'true' ? { name: 'anonymous', authenticate: async () => ({ user: { name: ANONYMOUS_USER, groups: [SYSTEM_UNAUTHENTICATED] } }) } : undefined;
@@ -204,6 +228,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     watch: { bookmarkIntervalMs: Number(flags['watch-bookmark-interval']) * 1000 },
     limits,
     pipeline: {
+      audit: audit.auditor,
       authenticators: (deps) => {
         const credentials = [new X509Authenticator(), ...(tokenFile ? [tokenFile] : []), new BootstrapTokenAuthenticator(deps.registry), new ServiceAccountTokenAuthenticator(tokens, deps.registry)];
         return [new CredentialsThenAnonymous(credentials, anonymous)];
@@ -272,6 +297,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
       rbacWatch.abort();
       await Promise.all([compacting, expiring, recovering, rbac.stopped(), nodeGraph.stopped()]);
       await s.stop();
+      await audit.close();
       await storage.close();
     },
   };

@@ -4,6 +4,7 @@ import { badRequest } from '../../machinery/api-error.js';
 import { readBody } from '../http/body.js';
 import { bodyFormat, decodeObjectBody } from '../http/decode.js';
 import type { RequestScope } from './scope.js';
+import { auditRequestObject } from '../audit/request-audit.js';
 
 /**
  * Reads the request's object and checks it against the URL: kind and
@@ -22,6 +23,7 @@ export async function readObjectAndText(
   const body = await readBody(scope.req);
   const contentType = scope.req.headers['content-type'];
   const obj = decodeObjectBody(body, contentType);
+  auditRequestObject(scope.req, obj);
   const json = bodyFormat(contentType) === 'json' ? body.toString('utf8') : undefined;
   if (obj.apiVersion !== undefined && obj.apiVersion !== expectedApiVersion) {
     throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expectedApiVersion})`);

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { tooLarge } from '../../machinery/api-error.js';
+import { auditRequestBody } from '../audit/request-audit.js';
 
 /** Upstream's limit on a request body (3 MiB). */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -34,7 +35,9 @@ export async function readBody(req: IncomingMessage, limit = limits.get(req) ?? 
     }
     chunks.push(buf);
   }
-  return Buffer.concat(chunks);
+  const body = Buffer.concat(chunks);
+  auditRequestBody(req, body);
+  return body;
 }
 
 /**

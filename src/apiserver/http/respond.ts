@@ -7,6 +7,7 @@ import { escapeGoJson, goJson } from '../../api/json/go-json.js';
 import { isPrettyPrint } from '../../machinery/query/options.js';
 import { ApiError, notAcceptable } from '../../machinery/api-error.js';
 import { parseAccept, type MediaType } from './media-type.js';
+import { auditResponseObject, RawJson } from '../audit/request-audit.js';
 
 /** What a client asked to get back. */
 export type Rendering =
@@ -90,6 +91,7 @@ function wantsPretty(res: ServerResponse): boolean {
  * newline, indentation when the client wants it pretty.
  */
 export function writeBody(res: ServerResponse, code: number, body: unknown, rendering: Rendering = { kind: 'json' }, headers: Record<string, string> = {}): void {
+  auditResponseObject(res, body);
   if (isProtobuf(rendering) && canEncodeProtobuf(body)) {
     const buf = encodeProtobufObject(body as Record<string, unknown>);
     res.writeHead(code, { 'Content-Type': contentTypeOf(rendering), 'Content-Length': String(buf.length), ...headers });
@@ -107,6 +109,7 @@ export function writeBody(res: ServerResponse, code: number, body: unknown, rend
 
 /** Writes JSON that is already serialized. */
 export function writeJsonText(res: ServerResponse, code: number, json: string): void {
+  auditResponseObject(res, new RawJson(json));
   const text = wantsPretty(res) ? escapeGoJson(JSON.stringify(JSON.parse(json), null, 2)) : `${json}\n`;
   const buf = Buffer.from(text);
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': String(buf.length) });
