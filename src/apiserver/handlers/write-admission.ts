@@ -2,6 +2,7 @@ import type { KubeObject } from '../../api/object.js';
 import type { AdmissionAttributes, Operation } from '../admission/admission.js';
 import type { WriteAdmission } from '../registry/write-admission.js';
 import { addWarning } from '../http/warnings.js';
+import { addAuditAnnotation } from '../audit/request-audit.js';
 import type { RequestScope } from './scope.js';
 
 /** The admission attributes of this request for one object (old and/or new). */
@@ -26,6 +27,7 @@ export function admissionAttributes(
     dryRun,
     user: scope.user,
     warn: (text) => addWarning(scope.res, text),
+    addAuditAnnotation: (key, value) => addAuditAnnotation(scope.req, key, value),
   };
 }
 
