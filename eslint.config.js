@@ -44,9 +44,9 @@ export default tseslint.config(
   boundary('api', ['machinery', 'base', 'storage', 'apiserver', 'client', 'cli', ...components]),
   boundary('machinery', ['base', 'storage', 'apiserver', 'client', 'cli', ...components]),
   // base: what every daemon shares (HTTP serving with health and metrics, Clock); it builds on machinery and api only
-  boundary('base', ['storage', 'apiserver', 'client', 'cli', ...components]),
-  // trace: causal spans and the journey store, shared by the API server, the client and every component
-  boundary('trace', ['base', 'storage', 'apiserver', 'client', 'cli', ...components]),
+  boundary('base', ['trace', 'storage', 'apiserver', 'client', 'cli', ...components]),
+  // trace: causal spans and the journey store, shared by the API server, the client and every component (its time comes from base's Clock)
+  boundary('trace', ['storage', 'apiserver', 'client', 'cli', ...components]),
   boundary('storage', ['apiserver', 'client', 'cli', ...components]),
   boundary('apiserver', ['client', 'cli', ...components]),
   boundary('client', ['storage', 'apiserver', 'cli', ...components]),

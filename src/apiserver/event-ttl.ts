@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../base/clock.js';
 import type { Logger } from '../machinery/logger.js';
 import type { ApiRegistry } from './api-registry.js';
 
@@ -6,16 +7,13 @@ import type { ApiRegistry } from './api-registry.js';
  * sweep deletes events last written more than `ttlMs` ago, so a busy cluster's
  * event history stays bounded.
  */
-export async function runEventExpiry(registry: ApiRegistry, opts: { ttlMs: number; intervalMs: number; logger: Logger; signal: AbortSignal; now?: () => Date }): Promise<void> {
+export async function runEventExpiry(registry: ApiRegistry, opts: { ttlMs: number; intervalMs: number; logger: Logger; signal: AbortSignal; clock?: Clock }): Promise<void> {
   const stores = [registry.lookup('', 'v1', 'events')!, registry.lookup('events.k8s.io', 'v1', 'events')!];
-  const now = opts.now ?? (() => new Date());
+  const clock = opts.clock ?? realClock;
   while (!opts.signal.aborted) {
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, opts.intervalMs);
-      opts.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-    });
+    await clock.sleep(opts.intervalMs, opts.signal);
     if (opts.signal.aborted) return;
-    const cutoff = now().getTime() - opts.ttlMs;
+    const cutoff = clock.now() - opts.ttlMs;
     let expired = 0;
     try {
       for (const store of stores) {

@@ -53,6 +53,7 @@ import { describeRequest, describeUser, endRequestSpan, stage, startRequestSpan 
 import { tracedStorage } from './trace/traced-storage.js';
 import { handleTraceQuery, TRACE_API_PREFIX } from './trace/trace-query.js';
 import { WriteCauses } from './trace/write-causes.js';
+import { realClock, type Clock } from '../base/clock.js';
 
 export interface TlsMaterial {
   caPem: string;
@@ -69,7 +70,8 @@ export interface ApiServerOptions {
   serviceClusterIpRange?: string;
   nodePortRange?: [number, number];
   watch?: Partial<WatchSettings>;
-  clock?: () => Date;
+  /** Where object times (creation, deletion, managed fields, conditions) come from (default: the real clock). */
+  clock?: Clock;
   /** The client certificate the API server presents to kubelets (logs, exec, attach, port-forward). */
   kubeletClient?: KubeletClientTls;
   /** Authenticators, authorizers and admission plugins (default: client certificates, allow authenticated, NamespaceLifecycle + Priority). */
@@ -105,7 +107,7 @@ export class ApiServer {
   private readonly server: https.Server;
   private readonly stopping = new AbortController();
   private readonly watchSettings: WatchSettings;
-  private readonly clock: () => Date;
+  private readonly clock: Clock;
   private readonly kubelets: KubeletProxy;
   private readonly proxies: ResourceProxy;
   private readonly pipeline: RequestPipeline;
@@ -118,7 +120,7 @@ export class ApiServer {
   private readonly storage: Storage;
 
   constructor(private readonly opts: ApiServerOptions) {
-    this.clock = opts.clock ?? (() => new Date());
+    this.clock = opts.clock ?? realClock;
     this.limits = { ...DEFAULT_SERVING_LIMITS, ...opts.limits };
     const { priorityAndFairness, maxRequestsInflight, maxMutatingRequestsInflight, requestTimeoutMs } = this.limits;
     if (priorityAndFairness) {
@@ -183,7 +185,7 @@ export class ApiServer {
       store: crds,
       logger: this.opts.logger,
       signal: this.stopping.signal,
-      now: this.clock,
+      clock: this.clock,
       onChange: (crd, name) => serving.sync(crd, name),
       deleteInstances: (crd) => serving.deleteAll(crd),
     });
@@ -411,7 +413,7 @@ export class ApiServer {
       store,
       registry: this.registry,
       signal,
-      now: this.clock,
+      now: () => new Date(this.clock.now()),
       rendering,
       user,
       admission: this.pipeline.admission,

@@ -11,6 +11,7 @@ import { resolveFenceposts } from './deployment/fenceposts.js';
 import { computeHash, equalIgnoreHash } from './deployment/pod-template-hash.js';
 import { readdir } from 'node:fs/promises';
 import { CONTROLLERS } from './registry.js';
+import { FakeClock } from '../base/fake-clock.js';
 
 const c = (name: string, disabledByDefault = false): ControllerDescriptor => ({ name, disabledByDefault, start: async () => {} });
 
@@ -40,8 +41,8 @@ test('the registry lists every controller folder once, under unique names', asyn
 });
 
 test('expectations hold until observed or expired', () => {
-  let now = 0;
-  const e = new ControllerExpectations(() => now);
+  const clock = new FakeClock(0);
+  const e = new ControllerExpectations(clock);
   e.expectCreations('a', 2);
   assert.equal(e.satisfied('a'), false);
   e.creationObserved('a');
@@ -50,7 +51,7 @@ test('expectations hold until observed or expired', () => {
   assert.equal(e.satisfied('a'), true);
   e.expectDeletions('a', ['ns/p1']);
   assert.equal(e.satisfied('a'), false);
-  now += EXPECTATIONS_TIMEOUT_MS + 1;
+  clock.set(clock.now() + EXPECTATIONS_TIMEOUT_MS + 1);
   assert.equal(e.satisfied('a'), true);
 });
 

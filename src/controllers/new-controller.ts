@@ -25,6 +25,7 @@ export function newController(ctx: ControllerContext, o: NewControllerOptions): 
     name: o.queue ?? ctx.name,
     workers: o.workers,
     rateLimiter: o.rateLimiter,
+    clock: ctx.clock,
     metrics: ctx.metrics,
     logger: ctx.logger,
     reconciler: instrumentedReconciler(ctx.name, o.reconciler, ctx.metrics),

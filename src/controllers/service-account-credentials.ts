@@ -2,7 +2,6 @@ import type { TokenRequest } from 'kubernetes-types/authentication/v1.js';
 import type { ServiceAccount } from 'kubernetes-types/core/v1.js';
 import { SERVICE_ACCOUNTS } from '../api/resource-refs.js';
 import { realClock, type Clock } from '../base/clock.js';
-import { sleep } from '../client/flowcontrol/sleep.js';
 import { Client } from '../client/rest/client.js';
 import { isAlreadyExists } from '../client/rest/error-predicates.js';
 import type { RestConfig } from '../client/rest/rest-config.js';
@@ -109,7 +108,7 @@ export class ServiceAccountCredentials {
   private async renew(name: string, entry: { token: string }, expiresInMs: number, signal: AbortSignal): Promise<void> {
     let wait = expiresInMs * 0.8;
     while (!signal.aborted) {
-      await sleep(Math.max(1000, wait), signal);
+      await this.clock.sleep(Math.max(1000, wait), signal);
       if (signal.aborted) return;
       try {
         const next = await this.requestToken(name, signal);

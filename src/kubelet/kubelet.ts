@@ -1,11 +1,10 @@
 import { setMaxListeners } from 'node:events';
-import type { Clock } from '../base/clock.js';
+import { realClock, type Clock } from '../base/clock.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigMap, Node, Pod, PodStatus, Secret } from 'kubernetes-types/core/v1.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 import { EventRecorder } from '../client/events/event-recorder.js';
-import { sleep } from '../client/flowcontrol/sleep.js';
 
 import { isConflict, isNotFound, type Client } from '../client/rest/index.js';
 import type { Logger } from '../machinery/logger.js';
@@ -240,7 +239,7 @@ export class Kubelet {
       } catch (err) {
         if (!signal.aborted) this.opts.logger.debug('reading the node failed', { error: err instanceof Error ? err.message : String(err) });
       }
-      await sleep(500, signal);
+      await (this.opts.clock ?? realClock).sleep(500, signal);
     }
     return undefined;
   }

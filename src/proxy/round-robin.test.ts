@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RoundRobinBalancer } from './round-robin.js';
 import { usableEndpoints } from './usable-endpoints.js';
+import { FakeClock } from '../base/fake-clock.js';
 
 const a = { ip: '10.0.0.1', port: 80 };
 const b = { ip: '10.0.0.2', port: 80 };
@@ -20,13 +21,13 @@ describe('RoundRobinBalancer', () => {
   });
 
   it('keeps a client on its target under ClientIP affinity until idle past the timeout or the target goes', () => {
-    let now = 0;
-    const rr = new RoundRobinBalancer(() => now);
+    const clock = new FakeClock(0);
+    const rr = new RoundRobinBalancer(clock);
     rr.update('s', [a, b], 10);
     const first = rr.next('s', '1.1.1.1');
     assert.deepEqual([rr.next('s', '1.1.1.1'), rr.next('s', '1.1.1.1')], [first, first]);
     assert.notDeepEqual(rr.next('s', '2.2.2.2'), first);
-    now = 11_000;
+    clock.set(11_000);
     rr.next('s', '3.3.3.3');
     assert.notDeepEqual(rr.next('s', '1.1.1.1'), undefined);
     rr.update('s', [c], 10);

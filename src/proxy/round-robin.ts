@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../base/clock.js';
 /** Where one connection goes. */
 export interface Target {
   ip: string;
@@ -26,7 +27,7 @@ const same = (a: Target, b: Target): boolean => a.ip === b.ip && a.port === b.po
 export class RoundRobinBalancer {
   private readonly pools = new Map<string, Pool>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly clock: Clock = realClock) {}
 
   /** Replaces a service's targets; unchanged targets keep their affinities. */
   update(key: string, targets: readonly Target[], affinityTimeoutSeconds?: number): void {
@@ -47,7 +48,7 @@ export class RoundRobinBalancer {
   next(key: string, clientIP?: string): Target | undefined {
     const pool = this.pools.get(key);
     if (!pool || pool.targets.length === 0) return undefined;
-    const now = this.now();
+    const now = this.clock.now();
     if (pool.affinityTtlMs !== undefined && clientIP) {
       const a = pool.clients.get(clientIP);
       if (a && now - a.lastUsed <= pool.affinityTtlMs) {

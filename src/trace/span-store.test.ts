@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { SpanStore } from './span-store.js';
+import { FakeClock } from '../base/fake-clock.js';
 
 function span(traceId: string, spanId: string): ReadableSpan {
   return { spanContext: () => ({ traceId, spanId, traceFlags: 1 }) } as unknown as ReadableSpan;
@@ -20,12 +21,12 @@ describe('SpanStore', () => {
   });
 
   it('forgets traces older than its age bound', () => {
-    let now = 0;
-    const store = new SpanStore({ maxAgeMs: 1000, now: () => now });
+    const clock = new FakeClock(0);
+    const store = new SpanStore({ maxAgeMs: 1000, clock });
     store.add(span('a', '1'));
-    now = 600;
+    clock.set(600);
     store.add(span('b', '2'));
-    now = 1200;
+    clock.set(1200);
     assert.equal(store.trace('a'), undefined);
     assert.equal(store.trace('b')?.length, 1);
   });

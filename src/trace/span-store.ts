@@ -1,6 +1,7 @@
 import type { Context } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { RecencyQueue } from './recency-queue.js';
+import { realClock, type Clock } from '../base/clock.js';
 
 export interface SpanStoreOptions {
   /** Spans kept at most, over all traces (default 20,000). */
@@ -8,7 +9,8 @@ export interface SpanStoreOptions {
   /** A trace not touched for this long is dropped (default one hour). */
   maxAgeMs?: number;
   /** Milliseconds since the epoch (tests inject a fake). */
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 interface TraceEntry {
@@ -31,12 +33,12 @@ export class SpanStore {
   private count = 0;
   private maxSpans: number;
   private maxAgeMs: number;
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(opts: SpanStoreOptions = {}) {
     this.maxSpans = opts.maxSpans ?? DEFAULT_MAX_SPANS;
     this.maxAgeMs = opts.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
-    this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? realClock;
   }
 
   /** Changes the bounds; what no longer fits is evicted at once. */
@@ -52,7 +54,7 @@ export class SpanStore {
     let entry = this.traces.get(id);
     if (!entry) this.traces.set(id, (entry = { spans: [], touched: 0 }));
     entry.spans.push(span);
-    entry.touched = this.now();
+    entry.touched = this.clock.now();
     this.order.touch(id);
     this.count++;
     this.evict();
@@ -76,7 +78,7 @@ export class SpanStore {
   }
 
   private evict(): void {
-    const oldest = this.now() - this.maxAgeMs;
+    const oldest = this.clock.now() - this.maxAgeMs;
     for (let id = this.order.oldest(); id !== undefined; id = this.order.oldest()) {
       const entry = this.traces.get(id)!;
       const over = this.count > this.maxSpans;

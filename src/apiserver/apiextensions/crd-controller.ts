@@ -1,5 +1,6 @@
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
 import type { KubeObject } from '../../api/object.js';
+import { realClock, type Clock } from '../../base/clock.js';
 import type { Logger } from '../../machinery/logger.js';
 import { formatTime } from '../../machinery/time.js';
 import type { RegistryStore } from '../registry/registry-store.js';
@@ -12,7 +13,8 @@ export interface CrdControllerOptions {
   store: RegistryStore;
   logger: Logger;
   signal: AbortSignal;
-  now?: () => Date;
+  /** Where condition times and retry waits come from (default: the real clock). */
+  clock?: Clock;
   /** Called after a CRD changed or went away (the serving side follows it). */
   onChange?: (crd: CustomResourceDefinition | undefined, name: string) => void;
   /** Deletes a CRD's custom resources; resolves to how many are still there. */
@@ -30,24 +32,24 @@ export interface CrdControllerOptions {
  * name can change a sibling's outcome. Restarts its watch on failure.
  */
 export async function runCrdController(opts: CrdControllerOptions): Promise<void> {
-  const now = opts.now ?? (() => new Date());
+  const clock = opts.clock ?? realClock;
   const terminating = new Set<string>();
-  const retries = retryTerminating(opts, terminating, now);
+  const retries = retryTerminating(opts, terminating, clock);
   let backoffMs = 100;
   while (!opts.signal.aborted) {
     try {
       for await (const ev of watchObjects(opts.store, '', { signal: opts.signal })) {
         const crd = ev.object as unknown as CustomResourceDefinition;
         const name = crd.metadata?.name ?? '';
-        await reconcileGroup(opts.store, crd.spec?.group ?? '', now);
+        await reconcileGroup(opts.store, crd.spec?.group ?? '', clock);
         opts.onChange?.(ev.type === 'DELETED' ? undefined : crd, name);
-        if (ev.type !== 'DELETED' && crd.metadata?.deletionTimestamp && !(await finishDeletion(opts, name, now))) terminating.add(name);
+        if (ev.type !== 'DELETED' && crd.metadata?.deletionTimestamp && !(await finishDeletion(opts, name, clock))) terminating.add(name);
         backoffMs = 100;
       }
     } catch (err) {
       if (opts.signal.aborted) break;
       opts.logger.warn('CRD controller restarting', { error: err instanceof Error ? err.message : String(err) });
-      await sleep(backoffMs * (1 + Math.random() * 0.5), opts.signal);
+      await clock.sleep(backoffMs * (1 + Math.random() * 0.5), opts.signal);
       backoffMs = Math.min(backoffMs * 2, 5000);
     }
   }
@@ -55,12 +57,12 @@ export async function runCrdController(opts: CrdControllerOptions): Promise<void
 }
 
 /** Deletions waiting on finalizers of custom resources are retried on a timer. */
-async function retryTerminating(opts: CrdControllerOptions, names: Set<string>, now: () => Date): Promise<void> {
+async function retryTerminating(opts: CrdControllerOptions, names: Set<string>, clock: Clock): Promise<void> {
   while (!opts.signal.aborted) {
-    await sleep(opts.retryIntervalMs ?? 1000, opts.signal);
+    await clock.sleep(opts.retryIntervalMs ?? 1000, opts.signal);
     for (const name of [...names]) {
       try {
-        if (await finishDeletion(opts, name, now)) names.delete(name);
+        if (await finishDeletion(opts, name, clock)) names.delete(name);
       } catch (err) {
         opts.logger.warn('CRD cleanup failed', { crd: name, error: err instanceof Error ? err.message : String(err) });
       }
@@ -69,11 +71,11 @@ async function retryTerminating(opts: CrdControllerOptions, names: Set<string>, 
 }
 
 /** One step of a CRD's deletion; true when nothing is left to do. */
-async function finishDeletion(opts: CrdControllerOptions, name: string, now: () => Date): Promise<boolean> {
+async function finishDeletion(opts: CrdControllerOptions, name: string, clock: Clock): Promise<boolean> {
   const crd = (await opts.store.get('', name).catch(() => undefined)) as unknown as CustomResourceDefinition | undefined;
   if (!crd?.metadata?.deletionTimestamp || instancesDeleted(crd)) return true;
   const left = opts.deleteInstances ? await opts.deleteInstances(crd) : 0;
-  const stamp = formatTime(now());
+  const stamp = formatTime(new Date(clock.now()));
   // the last status write lets the CRD go (its strategy keeps it until InstanceDeletionCompleted)
   await writeStatus(opts.store, name, (c) =>
     setCondition(
@@ -102,17 +104,17 @@ async function writeStatus(store: RegistryStore, name: string, change: (crd: Cus
 }
 
 /** Re-decides the names of every CRD of a group; writes only what changed. */
-export async function reconcileGroup(store: RegistryStore, group: string, now: () => Date): Promise<void> {
+export async function reconcileGroup(store: RegistryStore, group: string, clock: Clock): Promise<void> {
   const all = (await store.list('', {})).items as unknown as CustomResourceDefinition[];
   for (const crd of all.filter((c) => c.spec?.group === group)) {
-    if (!decide(structuredClone(crd), all, now)) continue;
+    if (!decide(structuredClone(crd), all, clock)) continue;
     await store
       .update(
         '',
         crd.metadata?.name ?? '',
         (current) => {
           const next = current as unknown as CustomResourceDefinition;
-          decide(next, all, now);
+          decide(next, all, clock);
           return next as unknown as KubeObject;
         },
         { dryRun: false, subresource: 'status' },
@@ -125,21 +127,14 @@ export async function reconcileGroup(store: RegistryStore, group: string, now: (
 }
 
 /** Applies the naming decision to `crd` in place; true when its status changed. */
-function decide(crd: CustomResourceDefinition, all: readonly CustomResourceDefinition[], now: () => Date): boolean {
+function decide(crd: CustomResourceDefinition, all: readonly CustomResourceDefinition[], clock: Clock): boolean {
   const d = decideNames(crd, all);
   const status = (crd.status ??= {} as NonNullable<CustomResourceDefinition['status']>);
   const conditions = (status.conditions ??= []);
-  const stamp = formatTime(now());
+  const stamp = formatTime(new Date(clock.now()));
   let changed = JSON.stringify(status.acceptedNames) !== JSON.stringify(d.acceptedNames);
   status.acceptedNames = d.acceptedNames;
   changed = setCondition(conditions, d.namesAccepted, stamp) || changed;
   changed = setCondition(conditions, d.established, stamp) || changed;
   return changed;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
 }

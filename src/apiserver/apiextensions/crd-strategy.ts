@@ -31,7 +31,7 @@ export function crdStrategy(info: ResourceInfo): Strategy {
         crd.status.storedVersions = [...(crd.status.storedVersions ?? []), storage];
       }
     },
-    prepareForDelete(obj) {
+    prepareForDelete(obj, { now }) {
       // as upstream's CRD REST delete: marked Terminating, kept until its custom resources are gone
       const crd = asCrd(obj);
       if (crd.metadata?.deletionTimestamp) return !instancesDeleted(crd);
@@ -39,7 +39,7 @@ export function crdStrategy(info: ResourceInfo): Strategy {
       const stamp = conditions.find((c) => c.type === 'Terminating');
       const terminating = { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' };
       if (stamp) Object.assign(stamp, terminating);
-      else conditions.push({ ...terminating, lastTransitionTime: formatTime(new Date()) });
+      else conditions.push({ ...terminating, lastTransitionTime: formatTime(now) });
       return true;
     },
     readyToDelete: (obj) => (obj.metadata?.finalizers ?? []).length === 0 && instancesDeleted(asCrd(obj)),

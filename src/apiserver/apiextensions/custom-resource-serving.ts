@@ -9,6 +9,7 @@ import { customResourceTable } from './custom-resource-table.js';
 import { versionSchema } from './schema/json-schema.js';
 import { prune } from './schema/pruning.js';
 import type { KubeObject } from '../../api/object.js';
+import type { Clock } from '../../base/clock.js';
 
 /** Facts handlers need about a custom resource beyond its ResourceInfo. */
 export interface CustomResourceFacts {
@@ -38,7 +39,7 @@ export function customResourceUnknownFields(obj: KubeObject, f: CustomResourceFa
 export class CustomResourceServing {
   private readonly served = new Map<string, ResourceInfo[]>();
 
-  constructor(private readonly opts: { registry: ApiRegistry; storage: Storage; clock?: () => Date }) {}
+  constructor(private readonly opts: { registry: ApiRegistry; storage: Storage; clock?: Clock }) {}
 
   sync(crd: CustomResourceDefinition | undefined, name: string): void {
     for (const info of this.served.get(name) ?? []) this.opts.registry.remove(info.group, info.version, info.resource);

@@ -16,6 +16,7 @@ import { ApiError } from '../../machinery/api-error.js';
 import type { ApiRegistry } from '../api-registry.js';
 import type { Authenticated, Authenticator } from './authenticator.js';
 import { bearerToken, type TokenAuthenticator } from './bearer-token.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 /**
  * Bootstrap tokens (upstream's bootstrap token authenticator): `<id>.<secret>`
@@ -29,7 +30,7 @@ export class BootstrapTokenAuthenticator implements Authenticator, TokenAuthenti
 
   constructor(
     private readonly registry: ApiRegistry,
-    private readonly now: () => Date = () => new Date(),
+    private readonly clock: Clock = realClock,
   ) {}
 
   async authenticate(req: IncomingMessage): Promise<Authenticated | undefined> {
@@ -52,7 +53,7 @@ export class BootstrapTokenAuthenticator implements Authenticator, TokenAuthenti
     const given = Buffer.from(parsed.secret);
     if (stored.length !== given.length || !timingSafeEqual(stored, given)) return undefined;
     if (secretValue(secret, TOKEN_KEYS.id) !== parsed.id) return undefined;
-    if (bootstrapTokenExpired(secret, this.now())) return undefined;
+    if (bootstrapTokenExpired(secret, new Date(this.clock.now()))) return undefined;
     if (secretValue(secret, TOKEN_KEYS.usageAuthentication) !== 'true') return undefined;
     let groups: string[];
     try {

@@ -1,4 +1,5 @@
 import { dealHand } from './shuffle-shard.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 /** How a priority level limits its requests (from its PriorityLevelConfiguration). */
 export interface QueueSetConfig {
@@ -38,7 +39,7 @@ export class QueueSet {
 
   constructor(
     private config: QueueSetConfig,
-    private readonly now: () => number = () => performance.now(),
+    private readonly clock: Clock = realClock,
   ) {
     this.waiting = Array.from({ length: config.queues }, () => []);
     this.executingByQueue = new Array<number>(config.queues).fill(0);
@@ -69,7 +70,7 @@ export class QueueSet {
    * `queueNote` hears when the request enters and leaves a queue.
    */
   admit(hash: number, waitLimitMs: number, signal?: AbortSignal, queueNote: (inQueue: boolean) => void = () => {}): Promise<Admitted> {
-    const start = this.now();
+    const start = this.clock.monotonic();
     if (this.waitingRequests === 0 && this.executing < this.config.concurrencyLimit) return Promise.resolve(this.seat(this.config.queues > 0 ? this.chooseQueue(hash) : -1, start));
     if (this.config.queues === 0) return Promise.resolve({ admitted: false, reason: 'concurrency-limit', waitedMs: 0 });
     if (signal?.aborted) return Promise.resolve({ admitted: false, reason: 'cancelled', waitedMs: 0 });
@@ -92,7 +93,7 @@ export class QueueSet {
         const i = q.indexOf(waiter);
         if (i < 0) return;
         q.splice(i, 1);
-        waiter.settle({ admitted: false, reason, waitedMs: this.now() - start });
+        waiter.settle({ admitted: false, reason, waitedMs: this.clock.monotonic() - start });
       };
       const timer = setTimeout(() => giveUp('time-out'), waitLimitMs);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -121,7 +122,7 @@ export class QueueSet {
     let released = false;
     return {
       admitted: true,
-      waitedMs: this.now() - start,
+      waitedMs: this.clock.monotonic() - start,
       release: () => {
         if (released) return;
         released = true;

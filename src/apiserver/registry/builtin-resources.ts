@@ -3,12 +3,13 @@ import type { ApiRegistry } from '../api-registry.js';
 import { tableConvertorFor } from '../tables/index.js';
 import { RegistryStore } from './registry-store.js';
 import { strategyFor, type StrategyDeps } from './strategies/index.js';
+import type { Clock } from '../../base/clock.js';
 
 /**
  * Puts every built-in resource (the `RESOURCES` table) into the registry,
  * through the same `add` a custom resource uses.
  */
-export function registerBuiltinResources(registry: ApiRegistry, deps: StrategyDeps & { clock?: () => Date }): void {
+export function registerBuiltinResources(registry: ApiRegistry, deps: StrategyDeps & { clock?: Clock }): void {
   for (const info of RESOURCES) {
     // events.k8s.io/v1 Events are kept apart from core/v1 Events (no conversion between the two yet)
     const keyRoot = info.group === 'events.k8s.io' ? `/registry/${info.group}/${info.resource}/` : undefined;

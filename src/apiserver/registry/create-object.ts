@@ -19,7 +19,7 @@ const GENERATE_NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
  */
 export async function createObject(ctx: StoreContext, obj: KubeObject, params: WriteParams): Promise<KubeObject> {
   await params.admission?.mutate('CREATE', obj, undefined);
-  const now = ctx.clock();
+  const now = new Date(ctx.clock.now());
   applyDefaults(obj, ctx.info);
   const meta = (obj.metadata ??= {});
   const generated = !meta.name && Boolean(meta.generateName);

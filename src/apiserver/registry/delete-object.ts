@@ -32,7 +32,7 @@ export async function deleteObject(ctx: StoreContext, namespace: string, name: s
     const grace = meta.deletionTimestamp
       ? Math.min(params.gracePeriodSeconds ?? meta.deletionGracePeriodSeconds ?? 0, meta.deletionGracePeriodSeconds ?? 0)
       : ctx.strategy.gracePeriodSeconds(current, params.gracePeriodSeconds);
-    const keep = ctx.strategy.prepareForDelete?.(next) ?? false;
+    const keep = ctx.strategy.prepareForDelete?.(next, { now: new Date(ctx.clock.now()) }) ?? false;
     if (finalizers.size === 0 && grace <= 0 && !keep) {
       if (params.dryRun) return { object: current, deleted: true };
       const res = await ctx.storage.delete(key, kv.modRevision);
@@ -42,7 +42,7 @@ export async function deleteObject(ctx: StoreContext, namespace: string, name: s
       }
       continue;
     }
-    const now = ctx.clock();
+    const now = new Date(ctx.clock.now());
     if (!meta.deletionTimestamp || grace < (meta.deletionGracePeriodSeconds ?? 0)) {
       meta.deletionTimestamp = formatTime(new Date(now.getTime() + grace * 1000));
       meta.deletionGracePeriodSeconds = grace;

@@ -2,7 +2,6 @@ import type { KubeList, KubeObject } from '../../api/object.js';
 import { apiVersionOf } from '../../api/resource-info.js';
 import { badRequest } from '../../machinery/api-error.js';
 import { FutureRevisionError } from '../../storage/errors.js';
-import type { Storage } from '../../storage/storage.js';
 import { decodeObject, encodedJson } from './codec.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import type { ListParams, StoreContext } from './store-context.js';
@@ -23,7 +22,7 @@ export async function listObjects(ctx: StoreContext, namespace: string, params: 
     revision = token.rv;
     startAfter = prefix + token.start;
   } else {
-    revision = await listRevision(ctx.storage, params);
+    revision = await listRevision(ctx, params);
   }
   const limit = params.limit && params.limit > 0 ? params.limit : undefined;
   const items: KubeObject[] = [];
@@ -63,7 +62,7 @@ export async function listObjects(ctx: StoreContext, namespace: string, params: 
 }
 
 /** The revision a list without a continue token reads at (0: the current one). */
-async function listRevision(storage: Storage, params: ListParams): Promise<number> {
+async function listRevision(ctx: Pick<StoreContext, 'storage' | 'clock'>, params: ListParams): Promise<number> {
   const rv = params.resourceVersion;
   if (rv === undefined || rv === '' || rv === '0') {
     if (params.resourceVersionMatch === 'Exact') throw badRequest('resourceVersionMatch "Exact" is forbidden for resourceVersion "0"');
@@ -74,18 +73,18 @@ async function listRevision(storage: Storage, params: ListParams): Promise<numbe
   if (params.resourceVersionMatch && params.resourceVersionMatch !== 'NotOlderThan') {
     throw badRequest(`resourceVersionMatch: Unsupported value: "${params.resourceVersionMatch}": supported values: "Exact", "NotOlderThan"`);
   }
-  await waitForRevision(storage, n);
+  await waitForRevision(ctx, n);
   return 0;
 }
 
 /** Waits (briefly) until the storage has reached a revision a client has seen elsewhere. */
-export async function waitForRevision(storage: Storage, revision: number): Promise<void> {
-  const deadline = Date.now() + 3000;
+export async function waitForRevision(ctx: Pick<StoreContext, 'storage' | 'clock'>, revision: number): Promise<void> {
+  const deadline = ctx.clock.monotonic() + 3000;
   for (;;) {
-    const current = await storage.currentRevision();
+    const current = await ctx.storage.currentRevision();
     if (current >= revision) return;
-    if (Date.now() > deadline) rethrowStorageError({ verb: 'other' })(new FutureRevisionError(revision, current));
-    await new Promise((r) => setTimeout(r, 50));
+    if (ctx.clock.monotonic() > deadline) rethrowStorageError({ verb: 'other' })(new FutureRevisionError(revision, current));
+    await ctx.clock.sleep(50);
   }
 }
 

@@ -12,6 +12,7 @@ import { listObjects, waitForRevision } from './list-objects.js';
 import type { DeleteOutcome, DeleteParams, ListParams, StoreContext, UpdateBody, UpdateFunc, WriteParams } from './store-context.js';
 import type { Strategy } from './strategy.js';
 import { guaranteedUpdate, updateObject } from './update-object.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 export type { DeleteOutcome, DeleteParams, Filter, ListParams, UpdateBody, UpdateFunc, WriteParams } from './store-context.js';
 export { parseResourceVersion } from './list-objects.js';
@@ -22,7 +23,8 @@ export interface RegistryStoreOptions {
   storage: Storage;
   /** Storage key prefix (default `/registry/<resource>/`). */
   keyRoot?: string;
-  clock?: () => Date;
+  /** Where creation, deletion and managed-fields times come from (default: the real clock). */
+  clock?: Clock;
   table?: TableConvertor;
   models?: ResourceModels;
 }
@@ -38,7 +40,7 @@ export class RegistryStore implements StoreContext {
   readonly info: ResourceInfo;
   readonly strategy: Strategy;
   readonly storage: Storage;
-  readonly clock: () => Date;
+  readonly clock: Clock;
   readonly listSchema: ListSchema;
   /** The server-side printer (`kubectl get` columns). */
   readonly table: TableConvertor;
@@ -53,7 +55,7 @@ export class RegistryStore implements StoreContext {
     this.models = opts.models;
     this.storage = opts.storage;
     this.keyRoot = opts.keyRoot ?? `/registry/${opts.info.resource}/`;
-    this.clock = opts.clock ?? (() => new Date());
+    this.clock = opts.clock ?? realClock;
     this.listSchema = listSchemaForKind(opts.info);
   }
 
@@ -83,7 +85,7 @@ export class RegistryStore implements StoreContext {
 
   /** Waits (briefly) until the store has reached a revision a client has seen elsewhere. */
   waitForRevision(revision: number): Promise<void> {
-    return waitForRevision(this.storage, revision);
+    return waitForRevision(this, revision);
   }
 
   /** Creates the object (already defaulted and in its namespace) with full metadata semantics. */

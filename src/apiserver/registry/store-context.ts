@@ -5,6 +5,7 @@ import type { ListSchema } from '../../machinery/managedfields/index.js';
 import type { Storage } from '../../storage/storage.js';
 import type { Strategy } from './strategy.js';
 import type { WriteAdmission } from './write-admission.js';
+import type { Clock } from '../../base/clock.js';
 
 export type Filter = (obj: KubeObject) => boolean;
 
@@ -54,7 +55,7 @@ export interface StoreContext {
   readonly info: ResourceInfo;
   readonly strategy: Strategy;
   readonly storage: Storage;
-  readonly clock: () => Date;
+  readonly clock: Clock;
   readonly listSchema: ListSchema;
   readonly groupResource: { group: string; resource: string };
   key(namespace: string, name: string): string;

@@ -35,7 +35,7 @@ export interface Strategy {
   /** Whether DELETE answers with the deleted object (true) or a Status (false). */
   returnDeletedObject: boolean;
   /** Marks an object being deleted (e.g. a namespace as Terminating); true keeps it until finalized. */
-  prepareForDelete?(obj: KubeObject): boolean;
+  prepareForDelete?(obj: KubeObject, ctx: StrategyContext): boolean;
   /** Whether an object with a deletionTimestamp may go away now (default: no finalizers left). */
   readyToDelete?(obj: KubeObject): boolean;
   /** Async work before a create is stored, e.g. allocating a cluster IP. */

@@ -83,8 +83,8 @@ export async function updateObject(
       await opts.admission?.mutate('UPDATE', next, current);
       applyDefaults(next, ctx.info);
       carryServerMetadata(ctx, next, current);
-      if (!opts.subresource) ctx.strategy.prepareForUpdate(next, current, { now: ctx.clock() });
-      else ctx.strategy.prepareForSubresourceUpdate?.(opts.subresource, next, current, { now: ctx.clock() });
+      if (!opts.subresource) ctx.strategy.prepareForUpdate(next, current, { now: new Date(ctx.clock.now()) });
+      else ctx.strategy.prepareForSubresourceUpdate?.(opts.subresource, next, current, { now: new Date(ctx.clock.now()) });
       bumpGeneration(ctx, next, current);
       if (opts.fieldManager !== undefined) {
         const entries = updateManagedFields({
@@ -92,7 +92,7 @@ export async function updateObject(
           new: next,
           manager: opts.fieldManager,
           apiVersion: apiVersionOf(ctx.info),
-          time: ctx.clock(),
+          time: new Date(ctx.clock.now()),
           subresource: opts.subresource,
           schema: ctx.listSchema,
         });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeJwt, type JWTPayload } from 'jose';
 import type { ServiceAccountKey } from './signing-key.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 /** Legacy (secret-based) tokens carry this issuer and no audience. */
 export const LEGACY_ISSUER = 'kubernetes/serviceaccount';
@@ -41,7 +42,7 @@ export class ServiceAccountTokens {
     readonly issuer: string,
     /** The API server's own audiences (upstream's --api-audiences, default: the issuer). */
     readonly apiAudiences: readonly string[],
-    private readonly now: () => Date = () => new Date(),
+    private readonly clock: Clock = realClock,
   ) {}
 
   get keyId(): string {
@@ -53,7 +54,7 @@ export class ServiceAccountTokens {
   }
 
   async issueBound(claims: BoundTokenClaims, audiences: readonly string[], expirationSeconds: number): Promise<{ token: string; expiresAt: Date }> {
-    const iat = Math.floor(this.now().getTime() / 1000);
+    const iat = Math.floor(this.clock.now() / 1000);
     const exp = iat + expirationSeconds;
     const k8s: Record<string, unknown> = { namespace: claims.namespace, serviceaccount: claims.serviceAccount };
     if (claims.pod) k8s.pod = claims.pod;
@@ -106,7 +107,7 @@ export class ServiceAccountTokens {
         algorithms: ['RS256'],
         issuer: legacy ? LEGACY_ISSUER : this.issuer,
         audience: legacy ? undefined : [...audiences],
-        currentDate: this.now(),
+        currentDate: new Date(this.clock.now()),
         clockTolerance: 60,
       }));
       if (legacy) return legacyClaims(payload);

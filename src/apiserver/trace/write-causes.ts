@@ -1,4 +1,5 @@
 import type { SpanContext } from '@opentelemetry/api';
+import { realClock, type Clock } from '../../base/clock.js';
 
 /** The span that caused one write, as recorded against the write's resourceVersion. */
 export interface WriteCause {
@@ -16,7 +17,8 @@ export interface WriteCausesOptions {
   maxWrites?: number;
   /** Writes older than this are forgotten (default one hour). */
   maxAgeMs?: number;
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 export const DEFAULT_MAX_WRITES = 100_000;
@@ -37,12 +39,12 @@ export class WriteCauses {
   private readonly pending = new Map<string, SpanContext>();
   private maxWrites: number;
   private maxAgeMs: number;
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(opts: WriteCausesOptions = {}) {
     this.maxWrites = opts.maxWrites ?? DEFAULT_MAX_WRITES;
     this.maxAgeMs = opts.maxAgeMs ?? 60 * 60 * 1000;
-    this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? realClock;
   }
 
   configure(opts: Pick<WriteCausesOptions, 'maxWrites' | 'maxAgeMs'>): void {
@@ -54,7 +56,7 @@ export class WriteCauses {
   record(revision: number, key: string, verb: WriteCause['verb'], cause: SpanContext): void {
     if (this.maxWrites <= 0) return;
     if (!this.byRevision.has(revision)) this.order.push(revision);
-    this.byRevision.set(revision, { revision, key, verb, cause, committed: this.now() });
+    this.byRevision.set(revision, { revision, key, verb, cause, committed: this.clock.now() });
     let revisions = this.byKey.get(key);
     if (!revisions) this.byKey.set(key, (revisions = []));
     revisions.push(revision);
@@ -80,7 +82,7 @@ export class WriteCauses {
     const recorded = this.byRevision.get(revision);
     if (recorded || key === undefined) return recorded;
     const cause = this.pending.get(key);
-    return cause ? { revision, key, verb: 'update', cause, committed: this.now() } : undefined;
+    return cause ? { revision, key, verb: 'update', cause, committed: this.clock.now() } : undefined;
   }
 
   /** The remembered writes of one key, oldest first. */
@@ -94,7 +96,7 @@ export class WriteCauses {
   }
 
   private evict(): void {
-    const oldest = this.now() - this.maxAgeMs;
+    const oldest = this.clock.now() - this.maxAgeMs;
     // revisions are recorded in commit order (near enough)
     while (this.head < this.order.length) {
       const revision = this.order[this.head];

@@ -13,8 +13,8 @@ import { runControllers } from '../../controllers/run-controllers.js';
 import { CidrError, CidrSet } from '../../controllers/nodeipam/cidr-set.js';
 import { CONTROLLER_SERVICE_ACCOUNTS, ServiceAccountCredentials } from '../../controllers/service-account-credentials.js';
 import { loadKubeconfig, type Client } from '../../client/rest/index.js';
-import { sleep } from '../../client/flowcontrol/sleep.js';
 import type { Logger } from '../../machinery/logger.js';
+import { realClock } from '../../base/clock.js';
 
 /** Retries a start-up call (the API server may still be coming up) until it works or the signal aborts. */
 async function withRetries<T>(fn: () => Promise<T>, signal: AbortSignal, logger: Logger): Promise<T> {
@@ -24,7 +24,7 @@ async function withRetries<T>(fn: () => Promise<T>, signal: AbortSignal, logger:
     } catch (err) {
       if (signal.aborted || attempt >= 30) throw err;
       logger.warn('getting controller credentials failed; retrying', { error: err instanceof Error ? err.message : String(err) });
-      await sleep(Math.min(5000, 200 * 2 ** attempt), signal);
+      await realClock.sleep(Math.min(5000, 200 * 2 ** attempt), signal);
     }
   }
 }

@@ -13,6 +13,7 @@ import { TerminalError, type Reconciler, type ReconcileResult } from './reconcil
 import type { EnqueueFunc } from './owned-by.js';
 import { ATTR } from '../../trace/attributes.js';
 import { failSpan, inCausedSpan } from '../../trace/spans.js';
+import type { Clock } from '../../base/clock.js';
 
 export interface ControllerOptions {
   /** Names the work queue in metrics and logs. */
@@ -21,6 +22,8 @@ export interface ControllerOptions {
   /** Concurrent reconciles (distinct keys only). */
   workers?: number;
   rateLimiter?: RateLimiter<string>;
+  /** Time for the queue's delayed adds and rate limits (default: the real clock). */
+  clock?: Clock;
   metrics?: MetricsRegistry;
   /** Failed syncs are logged here, the same way for every controller (see logSyncError). */
   logger?: Logger;
@@ -46,6 +49,7 @@ export class Controller {
     this.workers = options.workers ?? 1;
     this.queue = new RateLimitingQueue<string>({
       rateLimiter: options.rateLimiter,
+      clock: options.clock,
       metrics: new QueueMetrics(options.name, options.metrics),
     });
   }

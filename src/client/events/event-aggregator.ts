@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../../base/clock.js';
 export interface EventAggregatorOptions {
   /** Distinct messages of one kind of event before they are combined (upstream: 10). */
   maxEvents?: number;
@@ -5,7 +6,8 @@ export interface EventAggregatorOptions {
   intervalMs?: number;
   /** Groups tracked before the least recently used is forgotten. */
   maxKeys?: number;
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 /** What an event is deduplicated on, and the message it is sent with. */
@@ -33,18 +35,18 @@ export class EventAggregator {
   private readonly maxEvents: number;
   private readonly intervalMs: number;
   private readonly maxKeys: number;
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(options: EventAggregatorOptions = {}) {
     this.maxEvents = options.maxEvents ?? 10;
     this.intervalMs = options.intervalMs ?? 600_000;
     this.maxKeys = options.maxKeys ?? 4096;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? realClock;
   }
 
   /** `similarKey` identifies everything but the message; `exactKey` includes it. */
   aggregate(similarKey: string, exactKey: string, message: string): Aggregated {
-    const now = this.now();
+    const now = this.clock.now();
     let group = this.groups.get(similarKey);
     if (group) this.groups.delete(similarKey);
     if (!group || now - group.lastAt > this.intervalMs) group = { messages: new Set(), lastAt: now };

@@ -8,6 +8,7 @@ import { Client } from '../rest/client.js';
 import { EventRecorder } from './event-recorder.js';
 import { SpamFilter } from './spam-filter.js';
 import { EVENTS } from '../../api/resource-refs.js';
+import { FakeClock } from '../../base/fake-clock.js';
 
 let api: TestApiServer;
 let server: FaultProxy;
@@ -27,15 +28,15 @@ const pod = (name: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: {
 const events = (): Promise<Event[]> => new TestObjects(api.client).list<Event>(EVENTS);
 
 test('records in the background, aggregates identical events, names like upstream', async () => {
-  let now = Date.parse('2024-05-01T10:00:00Z');
-  const rec = new EventRecorder({ client, component: 'test-controller', host: 'node-1', now: () => now });
+  const clock = new FakeClock(Date.parse('2024-05-01T10:00:00Z'));
+  const rec = new EventRecorder({ client, component: 'test-controller', host: 'node-1', clock });
   // the recorder's writes wait at the proxy while we look: event() must have returned without them
   const release = server.hold((r) => r.url.pathname.includes('/events'));
   rec.event(pod('web'), 'Normal', 'Scheduled', 'assigned to n1');
   assert.equal((await events()).length, 0, 'event() does not wait for the API');
   release();
   await rec.flush();
-  now += 5000;
+  clock.set(clock.now() + 5000);
   rec.event(pod('web'), 'Normal', 'Scheduled', 'assigned to n1');
   rec.event(pod('web'), 'Warning', 'Failed', 'boom');
   await rec.flush();
@@ -64,13 +65,13 @@ test('records in the background, aggregates identical events, names like upstrea
 });
 
 test('per-object spam filter: burst 25, then one per refill interval', async () => {
-  let now = 0;
-  const f = new SpamFilter({ now: () => now });
+  const clock = new FakeClock(0);
+  const f = new SpamFilter({ clock });
   let allowed = 0;
   for (let i = 0; i < 30; i++) if (f.allow('obj')) allowed++;
   assert.equal(allowed, 25);
   assert.equal(f.allow('other'), true);
-  now += 300_000;
+  clock.set(clock.now() + 300_000);
   assert.equal(f.allow('obj'), true);
   assert.equal(f.allow('obj'), false);
 
@@ -81,10 +82,10 @@ test('per-object spam filter: burst 25, then one per refill interval', async () 
 });
 
 test('similar events (same object, type, reason) beyond 10 distinct messages are combined into one', async () => {
-  let now = Date.parse('2024-05-01T10:00:00Z');
-  const rec = new EventRecorder({ client, component: 'agg', now: () => now, spamFilter: { burst: 100 } });
+  const clock = new FakeClock(Date.parse('2024-05-01T10:00:00Z'));
+  const rec = new EventRecorder({ client, component: 'agg', clock, spamFilter: { burst: 100 } });
   for (let i = 0; i < 25; i++) {
-    now += 1000;
+    clock.set(clock.now() + 1000);
     rec.event(pod('chatty'), 'Warning', 'BackOff', `restart ${i}`);
   }
   rec.event(pod('chatty'), 'Warning', 'Other', 'different reason'); // not similar: its own event
@@ -101,7 +102,7 @@ test('similar events (same object, type, reason) beyond 10 distinct messages are
   assert.equal(mine.filter((e) => e.reason === 'Other').length, 1);
 
   // Ten minutes of quiet close the group: the next message is recorded on its own again.
-  now += 11 * 60_000;
+  clock.set(clock.now() + 11 * 60_000);
   rec.event(pod('chatty'), 'Warning', 'BackOff', 'restart late');
   await rec.stop();
   assert.ok((await events()).some((e) => e.message === 'restart late' && e.count === 1));

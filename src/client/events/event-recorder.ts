@@ -5,6 +5,7 @@ import { isNotFound } from '../rest/error-predicates.js';
 import { SpamFilter, type SpamFilterOptions } from './spam-filter.js';
 import { EventAggregator, type EventAggregatorOptions } from './event-aggregator.js';
 import { EVENTS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 export type EventType = 'Normal' | 'Warning';
 
@@ -17,7 +18,8 @@ export interface EventRecorderOptions {
   aggregator?: EventAggregatorOptions;
   /** Sending failed; events are best effort and are then dropped. */
   onError?: (err: unknown) => void;
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 interface Pending {
@@ -57,15 +59,15 @@ export class EventRecorder {
   private readonly seen = new Map<string, Seen>();
   private readonly spam: SpamFilter;
   private readonly aggregator: EventAggregator;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private sending?: Promise<void>;
   private stopped = false;
   private sequence = 0;
 
   constructor(private readonly options: EventRecorderOptions) {
-    this.now = options.now ?? Date.now;
-    this.spam = new SpamFilter({ now: this.now, ...options.spamFilter });
-    this.aggregator = new EventAggregator({ now: this.now, ...options.aggregator });
+    this.clock = options.clock ?? realClock;
+    this.spam = new SpamFilter({ clock: this.clock, ...options.spamFilter });
+    this.aggregator = new EventAggregator({ clock: this.clock, ...options.aggregator });
   }
 
   event(obj: ApiObject, type: EventType, reason: string, message: string): void {
@@ -78,7 +80,7 @@ export class EventRecorder {
     const similar = JSON.stringify([...source, ref.kind, ref.namespace, ref.name, ref.uid, ref.apiVersion, type, reason]);
     const exact = JSON.stringify([...source, ref.kind, ref.namespace, ref.name, ref.uid, ref.apiVersion, type, reason, message]);
     const aggregated = this.aggregator.aggregate(similar, exact, message);
-    this.queue.push({ ref, type, reason, message: aggregated.message, key: aggregated.key, at: this.now() });
+    this.queue.push({ ref, type, reason, message: aggregated.message, key: aggregated.key, at: this.clock.now() });
     this.sending ??= this.drain().finally(() => (this.sending = undefined));
   }
 

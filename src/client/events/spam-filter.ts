@@ -1,3 +1,4 @@
+import type { Clock } from '../../base/clock.js';
 import { TokenBucket } from '../flowcontrol/token-bucket.js';
 
 export interface SpamFilterOptions {
@@ -7,7 +8,8 @@ export interface SpamFilterOptions {
   refillEveryMs?: number;
   /** Objects tracked before the least recently used is forgotten. */
   maxKeys?: number;
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 /** Upstream's EventSourceObjectSpamFilter: a token bucket per source + object. */
@@ -27,7 +29,7 @@ export class SpamFilter {
   allow(key: string): boolean {
     let bucket = this.buckets.get(key);
     if (bucket) this.buckets.delete(key);
-    else bucket = new TokenBucket({ qps: this.qps, burst: this.burst, now: this.options.now });
+    else bucket = new TokenBucket({ qps: this.qps, burst: this.burst, clock: this.options.clock });
     this.buckets.set(key, bucket); // re-insert: Map order is our LRU order
     if (this.buckets.size > this.maxKeys) this.buckets.delete(this.buckets.keys().next().value!);
     return bucket.tryAccept();

@@ -2,18 +2,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TokenBucket } from './token-bucket.js';
 import { Backoff } from './backoff.js';
+import { FakeClock } from '../../base/fake-clock.js';
 
 test('token bucket allows a burst, then refills at qps', () => {
-  let now = 0;
-  const b = new TokenBucket({ qps: 5, burst: 10, now: () => now });
+  const clock = new FakeClock(0);
+  const b = new TokenBucket({ qps: 5, burst: 10, clock });
   for (let i = 0; i < 10; i++) assert.equal(b.tryAccept(), true);
   assert.equal(b.tryAccept(), false);
-  now += 200; // one token at 5 qps
+  clock.set(clock.now() + 200); // one token at 5 qps
   assert.equal(b.tryAccept(), true);
   assert.equal(b.tryAccept(), false);
   assert.equal(b.reserve(), 200);
   assert.equal(b.reserve(), 400);
-  now += 10_000;
+  clock.set(clock.now() + 10_000);
   assert.equal(b.reserve(), 0);
 });
 

@@ -1,12 +1,12 @@
-import { sleep } from './sleep.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 export interface TokenBucketOptions {
   /** Tokens added per second. */
   qps: number;
   /** Bucket size: how many requests may go at once after a quiet period. */
   burst: number;
-  /** Milliseconds clock, injectable for tests. */
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 /**
@@ -17,7 +17,7 @@ export interface TokenBucketOptions {
 export class TokenBucket {
   readonly qps: number;
   readonly burst: number;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private tokens: number;
   private last: number;
 
@@ -25,9 +25,9 @@ export class TokenBucket {
     if (options.qps <= 0 || options.burst < 1) throw new RangeError('token bucket needs qps > 0 and burst >= 1');
     this.qps = options.qps;
     this.burst = options.burst;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? realClock;
     this.tokens = options.burst;
-    this.last = this.now();
+    this.last = this.clock.now();
   }
 
   /** Takes a token if one is available right now. */
@@ -48,11 +48,11 @@ export class TokenBucket {
   /** Waits for a token; resolves early (without a token's guarantee) if the signal aborts. */
   async wait(signal?: AbortSignal): Promise<void> {
     const delay = this.reserve();
-    if (delay > 0) await sleep(delay, signal);
+    if (delay > 0) await this.clock.sleep(delay, signal);
   }
 
   private refill(): void {
-    const now = this.now();
+    const now = this.clock.now();
     const elapsed = Math.max(0, now - this.last) / 1000;
     this.last = now;
     this.tokens = Math.min(this.burst, this.tokens + elapsed * this.qps);

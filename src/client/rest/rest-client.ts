@@ -4,11 +4,11 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { context, propagation } from '@opentelemetry/api';
 import { TokenBucket } from '../flowcontrol/token-bucket.js';
-import { sleep } from '../flowcontrol/sleep.js';
 import type { RestConfig } from './rest-config.js';
 import { NetworkError } from './network-error.js';
 import { secureContextFor } from './secure-context-cache.js';
 import { apiErrorFromStatus } from './api-error-from-status.js';
+import { realClock } from '../../base/clock.js';
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -96,7 +96,7 @@ export class RestClient {
       if (code >= 200 && code < 300) return (text ? JSON.parse(text) : undefined) as T;
       const retryAfter = Number(res.headers['retry-after']);
       if ((code === 429 || code >= 500) && retryAfter >= 0 && attempt < this.maxRetries && !req.signal?.aborted) {
-        await sleep(retryAfter * 1000, req.signal);
+        await realClock.sleep(retryAfter * 1000, req.signal);
         continue;
       }
       throw apiErrorFromStatus(code, parseMaybe(text));

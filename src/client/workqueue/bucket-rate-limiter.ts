@@ -1,3 +1,4 @@
+import type { Clock } from '../../base/clock.js';
 import { TokenBucket } from '../flowcontrol/token-bucket.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -5,8 +6,8 @@ import type { RateLimiter } from './rate-limiter.js';
 export class BucketRateLimiter<T> implements RateLimiter<T> {
   private readonly bucket: TokenBucket;
 
-  constructor(qps: number, burst: number, now?: () => number) {
-    this.bucket = new TokenBucket({ qps, burst, now });
+  constructor(qps: number, burst: number, clock?: Clock) {
+    this.bucket = new TokenBucket({ qps, burst, clock });
   }
 
   when(_item: T): number {

@@ -87,11 +87,11 @@ test('rate limiters: per-item exponential, bucket, max-of, default', () => {
   for (let i = 0; i < 40; i++) exp.when('c');
   assert.equal(exp.when('c'), 1_000_000);
 
-  let now = 0;
-  const bucket = new BucketRateLimiter<string>(10, 2, () => now);
+  const clock = new FakeClock(0);
+  const bucket = new BucketRateLimiter<string>(10, 2, clock);
   assert.deepEqual([bucket.when('x'), bucket.when('y'), bucket.when('z')], [0, 0, 100]);
-  const max = new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter<string>(1, 10), new BucketRateLimiter<string>(10, 1, () => now));
-  now = 1000;
+  const max = new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter<string>(1, 10), new BucketRateLimiter<string>(10, 1, clock));
+  clock.set(1000);
   assert.equal(max.when('i'), 1);
   assert.equal(max.when('i'), 100);
   const def = defaultControllerRateLimiter<string>();

@@ -1,5 +1,6 @@
 import { BucketRateLimiter } from './bucket-rate-limiter.js';
 import { ItemExponentialFailureRateLimiter } from './item-exponential-failure-rate-limiter.js';
+import type { Clock } from '../../base/clock.js';
 
 /** Decides how long an item waits before it is retried. */
 export interface RateLimiter<T> {
@@ -32,6 +33,6 @@ export class MaxOfRateLimiter<T> implements RateLimiter<T> {
 }
 
 /** client-go's DefaultControllerRateLimiter: per-item 5 ms → 1000 s, overall 10 qps / burst 100. */
-export function defaultControllerRateLimiter<T>(): RateLimiter<T> {
-  return new MaxOfRateLimiter<T>(new ItemExponentialFailureRateLimiter<T>(5, 1_000_000), new BucketRateLimiter<T>(10, 100));
+export function defaultControllerRateLimiter<T>(clock?: Clock): RateLimiter<T> {
+  return new MaxOfRateLimiter<T>(new ItemExponentialFailureRateLimiter<T>(5, 1_000_000), new BucketRateLimiter<T>(10, 100, clock));
 }

@@ -11,7 +11,7 @@ export class RateLimitingQueue<T = string> extends DelayingQueue<T> {
 
   constructor(options: RateLimitingQueueOptions<T> = {}) {
     super(options);
-    this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<T>();
+    this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<T>(options.clock);
   }
 
   /** Re-adds an item after the limiter's delay (a retry). */

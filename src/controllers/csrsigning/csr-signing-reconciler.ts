@@ -18,6 +18,7 @@ import {
   subjectField,
 } from '../certificates/csr.js';
 import { signCertificate, type SigningCa } from './sign-certificate.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 const CLIENT_USAGES = new Set(['digital signature', 'key encipherment', 'client auth']);
 const SERVING_USAGES = new Set(['digital signature', 'key encipherment', 'server auth']);
@@ -58,7 +59,7 @@ export const SIGNERS = [KUBE_APISERVER_CLIENT, KUBE_APISERVER_CLIENT_KUBELET, KU
  */
 export class CsrSigningReconciler implements Reconciler {
   constructor(
-    private readonly o: { client: Client; csrs: Lister<CertificateSigningRequest>; ca: () => Promise<SigningCa>; maxDurationMs: number; now?: () => Date },
+    private readonly o: { client: Client; csrs: Lister<CertificateSigningRequest>; ca: () => Promise<SigningCa>; maxDurationMs: number; clock?: Clock },
   ) {}
 
   async reconcile(key: string, signal: AbortSignal): Promise<void> {
@@ -66,7 +67,7 @@ export class CsrSigningReconciler implements Reconciler {
     if (!csr || !isApproved(csr) || isDenied(csr) || hasFailed(csr) || csr.status?.certificate) return;
     const signer = csr.spec?.signerName ?? '';
     if (!SIGNERS.includes(signer)) return;
-    const now = this.o.now?.() ?? new Date();
+    const now = new Date((this.o.clock ?? realClock).now());
     const next = structuredClone(csr);
     let problem: string | undefined;
     let request: Pkcs10CertificateRequest | undefined;

@@ -22,7 +22,7 @@ export const controller: ControllerDescriptor = {
         throw err;
       }));
     const csrs = ctx.informers.forResource<CertificateSigningRequest>(CSRS);
-    const reconciler = new CsrSigningReconciler({ client: ctx.client, csrs: csrs.lister, ca: loadCa, maxDurationMs: config.clusterSigningDurationMs });
+    const reconciler = new CsrSigningReconciler({ client: ctx.client, clock: ctx.clock, csrs: csrs.lister, ca: loadCa, maxDurationMs: config.clusterSigningDurationMs });
     const c = newController(ctx, {
       workers: 1,
       reconciler,

@@ -21,6 +21,7 @@ import { daemonPodTargetNode, newDaemonPod, POD_TEMPLATE_GENERATION_LABEL, withD
 import { planDaemonSet, scaledValue, type DaemonNode } from './daemon-set-plan.js';
 import { nodeShouldRunDaemonPod } from './node-eligibility.js';
 import { CONTROLLER_REVISIONS, DAEMON_SETS, PODS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 export interface DaemonSetReconcilerOptions {
   client: Client;
@@ -30,7 +31,8 @@ export interface DaemonSetReconcilerOptions {
   revisions: Lister<ControllerRevision>;
   expectations: PodExpectations;
   recorder: EventRecorder;
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 /**
@@ -40,10 +42,10 @@ export interface DaemonSetReconcilerOptions {
  * bind; rolling updates through ControllerRevisions.
  */
 export class DaemonSetReconciler implements Reconciler {
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(private readonly o: DaemonSetReconcilerOptions) {
-    this.now = o.now ?? Date.now;
+    this.clock = o.clock ?? realClock;
   }
 
   async reconcile(key: string): Promise<ReconcileResult | void> {
@@ -90,7 +92,7 @@ export class DaemonSetReconciler implements Reconciler {
     const maxSurge = scaledValue(ru?.maxSurge, desired, 0);
     let maxUnavailable = scaledValue(ru?.maxUnavailable, desired, 1);
     if (maxSurge === 0 && maxUnavailable === 0) maxUnavailable = 1; // upstream: the rollout must make progress
-    const now = this.now();
+    const now = this.clock.now();
     const minReadySeconds = ds.spec?.minReadySeconds ?? 0;
     const plan = planDaemonSet({
       nodes,

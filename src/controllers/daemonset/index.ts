@@ -17,11 +17,12 @@ export const controller: ControllerDescriptor = {
     const revisions = ctx.informers.forResource<ControllerRevision>(CONTROLLER_REVISIONS);
     const reconciler = new DaemonSetReconciler({
       client: ctx.client,
+      clock: ctx.clock,
       daemonSets: daemonSets.lister,
       pods: pods.lister,
       nodes: nodes.lister,
       revisions: revisions.lister,
-      expectations: new PodExpectations(),
+      expectations: new PodExpectations(ctx.clock),
       recorder: ctx.eventRecorder('daemonset-controller'),
     });
     const c = newController(ctx, {

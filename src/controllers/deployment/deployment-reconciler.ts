@@ -19,6 +19,7 @@ import { maxRevision, desiredReplicasOf, REVISION_ANNOTATION, revisionOf, setNew
 import { newReplicaSetReplicas, reconcileNewReplicaSet, reconcileOldReplicaSets } from './rolling-update.js';
 import { AVAILABLE, deploymentComplete, deploymentProgressing, deploymentTimedOut, getCondition, hasProgressDeadline, newCondition, PROGRESSING, Reason, removeCondition, setCondition } from './deployment-conditions.js';
 import { DEPLOYMENTS, REPLICA_SETS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 export interface DeploymentReconcilerOptions {
   client: Client;
@@ -26,7 +27,8 @@ export interface DeploymentReconcilerOptions {
   replicaSets: Lister<ReplicaSet>;
   pods: Lister<Pod>;
   recorder: EventRecorder;
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 /**
@@ -36,10 +38,10 @@ export interface DeploymentReconcilerOptions {
  * history, and reports status and the Progressing/Available conditions.
  */
 export class DeploymentReconciler implements Reconciler {
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(private readonly o: DeploymentReconcilerOptions) {
-    this.now = o.now ?? Date.now;
+    this.clock = o.clock ?? realClock;
   }
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileResult | void> {
@@ -68,7 +70,7 @@ export class DeploymentReconciler implements Reconciler {
       recheckOwner: () => this.o.client.resource<Deployment>(DEPLOYMENTS).namespace(namespace).get(name, { signal }),
     });
     const rsList = claimed.map((rs) => structuredClone(rs) as ReplicaSet);
-    const sync = new DeploymentSync(this.o, d, rsList, this.now(), signal);
+    const sync = new DeploymentSync(this.o, d, rsList, this.clock.now(), signal);
     if (d.metadata?.deletionTimestamp) return sync.syncStatusOnly();
     await sync.checkPausedConditions();
     if (d.spec?.paused || sync.isScalingEvent()) return sync.scaleAndCleanUp();

@@ -39,6 +39,7 @@ export const controller: ControllerDescriptor = {
     const podInformer = ctx.informers.forResource<Pod>(PODS);
     const reconciler = new DeploymentReconciler({
       client: ctx.client,
+      clock: ctx.clock,
       deployments: deployInformer.lister,
       replicaSets: rsInformer.lister,
       pods: podInformer.lister,

@@ -13,6 +13,7 @@ import { formatTime } from '../../machinery/time.js';
 import { semanticEqual } from '../semantic-equal.js';
 import { BudgetError, computeBudgetStatus } from './budget-status.js';
 import { POD_DISRUPTION_BUDGETS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 export interface DisruptionListers {
   pdbs: Lister<PodDisruptionBudget>;
@@ -25,17 +26,17 @@ export interface DisruptionListers {
 
 /** Upstream's disruption controller: keeps each PodDisruptionBudget's status and DisruptionAllowed condition. */
 export class DisruptionReconciler implements Reconciler {
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
-  constructor(private readonly o: DisruptionListers & { client: Client; recorder: EventRecorder; now?: () => number }) {
-    this.now = o.now ?? Date.now;
+  constructor(private readonly o: DisruptionListers & { client: Client; recorder: EventRecorder; clock?: Clock }) {
+    this.clock = o.clock ?? realClock;
   }
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileResult | void> {
     const { namespace = '', name } = splitMetaNamespaceKey(key);
     const pdb = this.o.pdbs.namespace(namespace).get(name);
     if (!pdb || pdb.metadata?.deletionTimestamp) return;
-    const now = this.now();
+    const now = this.clock.now();
     let status: PodDisruptionBudgetStatus;
     let recheckAfter: number | undefined;
     let condition: Omit<Condition, 'lastTransitionTime'>;

@@ -18,6 +18,7 @@ export const controller: ControllerDescriptor = {
     const replicationControllers = ctx.informers.forResource<ReplicationController>(REPLICATION_CONTROLLERS);
     const reconciler = new DisruptionReconciler({
       client: ctx.client,
+      clock: ctx.clock,
       recorder: ctx.eventRecorder('controllermanager'),
       pdbs: pdbs.lister,
       pods: pods.lister,

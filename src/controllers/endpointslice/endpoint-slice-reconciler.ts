@@ -12,6 +12,7 @@ import { desiredEndpoints, type PortSet } from './desired-endpoints.js';
 import { MAX_ENDPOINTS_PER_SLICE, planSlices } from './slice-plan.js';
 import { SliceExpectations } from './slice-expectations.js';
 import { ENDPOINT_SLICES } from '../../api/resource-refs.js';
+import type { Clock } from '../../base/clock.js';
 
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
 export const MANAGED_BY_LABEL = 'endpointslice.kubernetes.io/managed-by';
@@ -25,6 +26,8 @@ export interface EndpointSliceReconcilerOptions {
   pods: Lister<Pod>;
   slices: Lister<EndpointSlice>;
   maxEndpointsPerSlice?: number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 /** Slice labels: the service's (minus ours), then ours. */
@@ -47,9 +50,11 @@ function ownerReference(service: Service) {
  */
 export class EndpointSliceReconciler implements Reconciler {
   private readonly triggerTimes = new TriggerTimeTracker();
-  private readonly expectations = new SliceExpectations();
+  private readonly expectations: SliceExpectations;
 
-  constructor(private readonly o: EndpointSliceReconcilerOptions) {}
+  constructor(private readonly o: EndpointSliceReconcilerOptions) {
+    this.expectations = new SliceExpectations(undefined, o.clock);
+  }
 
   /** The slices this controller manages for a service (by label). */
   managedSlices(namespace: string, name: string): EndpointSlice[] {

@@ -20,7 +20,7 @@ export const controller: ControllerDescriptor = {
     const services = ctx.informers.forResource<Service>(SERVICES);
     const pods = ctx.informers.forResource<Pod>(PODS);
     const slices = ctx.informers.forResource<EndpointSlice>(ENDPOINT_SLICES);
-    const reconciler = new EndpointSliceReconciler({ client: ctx.client, services: services.lister, pods: pods.lister, slices: slices.lister });
+    const reconciler = new EndpointSliceReconciler({ client: ctx.client, clock: ctx.clock, services: services.lister, pods: pods.lister, slices: slices.lister });
     const c = newController(ctx, {
       queue: 'endpoint_slice',
       workers: 2,

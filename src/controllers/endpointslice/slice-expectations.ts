@@ -1,4 +1,5 @@
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 interface Pending {
   /** Slice name → resourceVersion our write produced, or null for a delete. */
@@ -17,7 +18,7 @@ export class SliceExpectations {
 
   constructor(
     private readonly ttlMs = 30_000,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = realClock,
   ) {}
 
   expectWritten(service: string, slice: EndpointSlice): void {
@@ -32,7 +33,7 @@ export class SliceExpectations {
   satisfied(service: string, cached: (name: string) => EndpointSlice | undefined): boolean {
     const p = this.pending.get(service);
     if (!p) return true;
-    if (this.now() > p.expires) {
+    if (this.clock.now() > p.expires) {
       this.pending.delete(service);
       return true;
     }
@@ -52,7 +53,7 @@ export class SliceExpectations {
   private entry(service: string): Pending {
     let p = this.pending.get(service);
     if (!p) this.pending.set(service, (p = { writes: new Map(), expires: 0 }));
-    p.expires = this.now() + this.ttlMs;
+    p.expires = this.clock.now() + this.ttlMs;
     return p;
   }
 }

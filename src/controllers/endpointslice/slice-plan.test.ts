@@ -5,6 +5,7 @@ import type { Endpoint, EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { desiredEndpoints, type PortSet } from './desired-endpoints.js';
 import { planSlices } from './slice-plan.js';
 import { SliceExpectations } from './slice-expectations.js';
+import { FakeClock } from '../../base/fake-clock.js';
 
 const svc: Service = { metadata: { name: 'svc', namespace: 'ns' }, spec: { selector: { app: 'x' }, ports: [{ name: 'web', port: 80, targetPort: 'http' }] } };
 
@@ -74,8 +75,8 @@ describe('planSlices', () => {
 
 describe('SliceExpectations', () => {
   it('waits until the cache shows our writes, or the expectation lapses', () => {
-    let now = 0;
-    const e = new SliceExpectations(1000, () => now);
+    const clock = new FakeClock(0);
+    const e = new SliceExpectations(1000, clock);
     e.expectWritten('ns/svc', { metadata: { name: 's1', resourceVersion: '10' } } as EndpointSlice);
     e.expectDeleted('ns/svc', 's2');
     const cache = new Map<string, EndpointSlice>([['s2', {} as EndpointSlice]]);
@@ -84,7 +85,7 @@ describe('SliceExpectations', () => {
     cache.delete('s2');
     assert.equal(e.satisfied('ns/svc', (n) => cache.get(n)), true);
     e.expectDeleted('ns/svc', 's1');
-    now = 2000;
+    clock.set(2000);
     assert.equal(e.satisfied('ns/svc', (n) => cache.get(n)), true);
   });
 });

@@ -4,6 +4,7 @@ import type { ControllerRevision } from 'kubernetes-types/apps/v1.js';
 import { fnv32a, revisionHash, safeEncode, stableStringify } from './revision-hash.js';
 import { newControllerRevision, revisionsToTruncate, templateOfRevision } from './controller-revision.js';
 import { PodExpectations } from './pod-expectations.js';
+import { FakeClock } from '../../base/fake-clock.js';
 
 test('FNV-1a and the safe encoding match upstream', () => {
   assert.equal(fnv32a(''), 0x811c9dc5);
@@ -32,8 +33,8 @@ test('controller revisions: name, labels, data round trip, truncation spares liv
 });
 
 test('pod expectations hold until the cache shows the writes, or expire', () => {
-  let now = 0;
-  const e = new PodExpectations(() => now);
+  const clock = new FakeClock(0);
+  const e = new PodExpectations(clock);
   const cache = new Map<string, 'present' | 'deleting'>();
   const state = (n: string) => cache.get(n) ?? 'absent';
   assert.equal(e.satisfied('a/x', state), true);
@@ -46,6 +47,6 @@ test('pod expectations hold until the cache shows the writes, or expire', () => 
   cache.set('p2', 'deleting');
   assert.equal(e.satisfied('a/x', state), true);
   e.expectCreate('a/x', 'lost');
-  now += 5 * 60_000 + 1;
+  clock.set(clock.now() + 5 * 60_000 + 1);
   assert.equal(e.satisfied('a/x', state), true, 'expired');
 });

@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../../base/clock.js';
 /** How a pod looks in the informer cache right now. */
 export type CachedPodState = 'absent' | 'present' | 'deleting';
 
@@ -17,21 +18,21 @@ const EXPECTATION_TTL_MS = 5 * 60_000;
 export class PodExpectations {
   private readonly pending = new Map<string, Pending>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly clock: Clock = realClock) {}
 
   expectCreate(key: string, podName: string): void {
-    this.entry(key).creates.set(podName, this.now());
+    this.entry(key).creates.set(podName, this.clock.now());
   }
 
   expectDelete(key: string, podName: string): void {
-    this.entry(key).deletes.set(podName, this.now());
+    this.entry(key).deletes.set(podName, this.clock.now());
   }
 
   /** Forgets expectations the cache now reflects (or that expired); true when none remain. */
   satisfied(key: string, stateOf: (podName: string) => CachedPodState): boolean {
     const p = this.pending.get(key);
     if (!p) return true;
-    const cutoff = this.now() - EXPECTATION_TTL_MS;
+    const cutoff = this.clock.now() - EXPECTATION_TTL_MS;
     for (const [name, at] of p.creates) if (at < cutoff || stateOf(name) !== 'absent') p.creates.delete(name);
     for (const [name, at] of p.deletes) if (at < cutoff || stateOf(name) !== 'present') p.deletes.delete(name);
     if (p.creates.size + p.deletes.size > 0) return false;

@@ -14,9 +14,10 @@ export const controller: ControllerDescriptor = {
     const pods = ctx.informers.forResource<Pod>(PODS);
     const reconciler = new JobReconciler({
       client: ctx.client,
+      clock: ctx.clock,
       jobs: jobs.lister,
       pods: pods.lister,
-      expectations: new PodExpectations(),
+      expectations: new PodExpectations(ctx.clock),
       recorder: ctx.eventRecorder('job-controller'),
     });
     const c = newController(ctx, {

@@ -19,6 +19,7 @@ import { hasTrueCondition, isJobFinished, jobCondition, JobReasons, setJobCondit
 import { JOB_TRACKING_FINALIZER, newJobPod } from './job-pod.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
 import { JOBS, PODS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 export interface JobReconcilerOptions {
   client: Client;
@@ -27,7 +28,8 @@ export interface JobReconcilerOptions {
   expectations: PodExpectations;
   recorder: EventRecorder;
   backoff?: JobBackoffStore;
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 interface Outcome {
@@ -43,11 +45,11 @@ interface Outcome {
  */
 export class JobReconciler implements Reconciler {
   private readonly backoff: JobBackoffStore;
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(private readonly o: JobReconcilerOptions) {
     this.backoff = o.backoff ?? new JobBackoffStore();
-    this.now = o.now ?? Date.now;
+    this.clock = o.clock ?? realClock;
   }
 
   async reconcile(key: string): Promise<ReconcileResult | void> {
@@ -75,7 +77,7 @@ export class JobReconciler implements Reconciler {
       recheckOwner: () => this.o.client.resource<Job>(JOBS).namespace(namespace).get(name),
     });
     const status: JobStatus = structuredClone(job.status ?? {});
-    const now = this.now();
+    const now = this.clock.now();
 
     const counted = await this.countFinishedPods(key, job, status, pods);
     if (isJobFinished(job)) {
@@ -218,7 +220,7 @@ export class JobReconciler implements Reconciler {
         if (match?.action !== 'Ignore' && !uncounted.failed.includes(uid)) {
           uncounted.failed.push(uid);
           newFailed++;
-          lastFailureTime = Math.max(lastFailureTime, finishTime(pod) ?? this.now());
+          lastFailureTime = Math.max(lastFailureTime, finishTime(pod) ?? this.clock.now());
         }
       } else if (!finished) {
         continue; // still running, or terminating while only Failed pods count: keep tracking it

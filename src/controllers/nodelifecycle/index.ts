@@ -19,6 +19,7 @@ export const controller: ControllerDescriptor = {
     const pods = ctx.informers.forResource<Pod>(PODS);
     const lifecycle = new NodeLifecycleController({
       client: ctx.client,
+      clock: ctx.clock,
       nodes: nodes.lister,
       leases: leases.lister,
       pods: pods.lister,

@@ -12,6 +12,7 @@ import { assessNodeHealth, type NodeHealth } from './node-health.js';
 import { desiredNoScheduleTaints, hasNoExecuteTaint, noExecuteTaintKeyFor, reconcileNoScheduleTaints, withNoExecuteTaint } from './node-taints.js';
 import { computeZoneState, evictionRateFor, zoneOf, type ZoneState } from './zone-state.js';
 import { NODES, PODS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 
@@ -24,7 +25,8 @@ export interface NodeLifecycleOptions {
   logger: Logger;
   config: ControllerConfig;
   /** Milliseconds clock. */
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 /** One zone's rate-limited queue of nodes waiting for their NoExecute taint (upstream's RateLimitedTimedQueue). */
@@ -46,13 +48,13 @@ export class NodeLifecycleController {
   private readonly health = new Map<string, NodeHealth>();
   private readonly zoneStates = new Map<string, ZoneState>();
   private readonly tainters = new Map<string, ZoneTainter>();
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private allDisrupted = false;
   /** Nodes this pass wrote, fresher than the cache until the watch catches up. */
   private readonly written = new Map<string, Node>();
 
   constructor(private readonly o: NodeLifecycleOptions) {
-    this.now = o.now ?? Date.now;
+    this.clock = o.clock ?? realClock;
   }
 
   /** Keeps the NoSchedule taints of one node in line with its conditions (run on every node change). */
@@ -66,7 +68,7 @@ export class NodeLifecycleController {
   /** One monitoring pass over every node (upstream's monitorNodeHealth). */
   async monitor(signal?: AbortSignal): Promise<void> {
     this.written.clear();
-    const now = this.now();
+    const now = this.clock.now();
     const nodes = this.o.nodes.list();
     const seen = new Set<string>();
     const readiness = new Map<string, string>();
@@ -106,7 +108,7 @@ export class NodeLifecycleController {
         const health = node && readinessOf(node);
         const key = health ? noExecuteTaintKeyFor(health) : undefined;
         if (!node || !key) continue;
-        const taints = withNoExecuteTaint(node, key, this.now());
+        const taints = withNoExecuteTaint(node, key, this.clock.now());
         if (taints && !(await this.writeTaints(node, taints, signal))) tainter.queue.add(name);
       }
     }
@@ -119,7 +121,7 @@ export class NodeLifecycleController {
     const key = this.allDisrupted ? undefined : noExecuteTaintKeyFor(ready);
     if (!key) {
       tainter.queue.delete(name);
-      const taints = withNoExecuteTaint(node, undefined, this.now());
+      const taints = withNoExecuteTaint(node, undefined, this.clock.now());
       if (taints) {
         await this.writeTaints(node, taints, signal);
         this.o.logger.info('node healthy again: NoExecute taint removed', { node: name });
@@ -130,7 +132,7 @@ export class NodeLifecycleController {
     if (hasNoExecuteTaint(node, key)) return;
     if (hasNoExecuteTaint(node, other)) {
       // already being evicted: swap the taint without waiting for the rate limiter
-      const taints = withNoExecuteTaint(node, key, this.now());
+      const taints = withNoExecuteTaint(node, key, this.clock.now());
       if (taints) await this.writeTaints(node, taints, signal);
       return;
     }
@@ -151,7 +153,7 @@ export class NodeLifecycleController {
       this.o.logger.warn('Controller detected that all Nodes are not-Ready. Entering master disruption mode.');
       for (const t of this.tainters.values()) t.queue.clear();
       for (const n of nodes) {
-        const taints = withNoExecuteTaint(n, undefined, this.now());
+        const taints = withNoExecuteTaint(n, undefined, this.clock.now());
         if (taints) await this.writeTaints(n, taints, signal);
       }
     } else if (!allDisrupted && this.allDisrupted) {
@@ -169,7 +171,7 @@ export class NodeLifecycleController {
       });
       if (rate !== tainter.rate) {
         tainter.rate = rate;
-        tainter.bucket = rate > 0 ? new TokenBucket({ qps: rate, burst: 1, now: this.now }) : undefined;
+        tainter.bucket = rate > 0 ? new TokenBucket({ qps: rate, burst: 1, clock: this.clock }) : undefined;
       }
     }
     for (const zone of [...this.zoneStates.keys()]) if (!states.has(zone)) this.zoneStates.delete(zone);
@@ -179,7 +181,7 @@ export class NodeLifecycleController {
     let t = this.tainters.get(zone);
     if (!t) {
       const rate = this.o.config.nodeEvictionRate;
-      t = { rate, bucket: rate > 0 ? new TokenBucket({ qps: rate, burst: 1, now: this.now }) : undefined, queue: new Set() };
+      t = { rate, bucket: rate > 0 ? new TokenBucket({ qps: rate, burst: 1, clock: this.clock }) : undefined, queue: new Set() };
       this.tainters.set(zone, t);
     }
     return t;

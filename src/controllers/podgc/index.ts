@@ -17,6 +17,7 @@ export const controller: ControllerDescriptor = {
     const jobs = ctx.informers.forResource<Job>(JOBS);
     const gc = new PodGC({
       client: ctx.client,
+      clock: ctx.clock,
       pods: pods.lister,
       nodes: nodes.lister,
       jobs: jobs.lister,

@@ -6,6 +6,7 @@ import { isConflict, isNotFound } from '../../client/rest/error-predicates.js';
 import type { Logger } from '../../machinery/logger.js';
 import { formatTime } from '../../machinery/time.js';
 import { JOBS, NODES, PODS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
 const OUT_OF_SERVICE_TAINT = 'node.kubernetes.io/out-of-service';
@@ -20,7 +21,8 @@ export interface PodGCOptions {
   terminatedPodThreshold: number;
   /** How long a node must be missing before its pods count as orphans (upstream: 40 s). */
   quarantineMs?: number;
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 function isTerminated(pod: Pod): boolean {
@@ -35,11 +37,11 @@ function isTerminated(pod: Pod): boolean {
  * Job is gone.
  */
 export class PodGC {
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private readonly missingSince = new Map<string, number>();
 
   constructor(private readonly o: PodGCOptions) {
-    this.now = o.now ?? Date.now;
+    this.clock = o.clock ?? realClock;
   }
 
   async gc(signal?: AbortSignal): Promise<void> {
@@ -67,7 +69,7 @@ export class PodGC {
   }
 
   private async gcOrphaned(pods: Pod[], signal?: AbortSignal): Promise<void> {
-    const now = this.now();
+    const now = this.clock.now();
     const quarantine = this.o.quarantineMs ?? 40_000;
     const missing = new Set<string>();
     for (const pod of pods) {
@@ -145,7 +147,7 @@ export class PodGC {
       if (!isTerminated(pod)) {
         const clone = structuredClone(pod) as Pod;
         const conditions = [...(clone.status?.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget')];
-        if (message) conditions.push({ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message, lastTransitionTime: formatTime(new Date(this.now())) });
+        if (message) conditions.push({ type: 'DisruptionTarget', status: 'True', reason: 'DeletionByPodGC', message, lastTransitionTime: formatTime(new Date(this.clock.now())) });
         await pods.updateStatus({ ...clone, status: { ...clone.status, phase: 'Failed', conditions } }, { signal });
       }
       await pods.delete(pod.metadata?.name ?? '', { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata?.uid }, signal });

@@ -18,6 +18,7 @@ import { podsToDelete } from './rank-pods-for-deletion.js';
 import { replicaSetStatus, sameReplicaSetStatus } from './replica-set-status.js';
 import type { Replicated, ReplicatedKind } from './replicated-kind.js';
 import { PODS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 /** Upstream's burstReplicas: the most pods created or deleted in one sync. */
 export const BURST_REPLICAS = 500;
@@ -32,16 +33,17 @@ export interface ReplicaSetReconcilerOptions<T extends Replicated> {
   pods: Lister<Pod>;
   expectations: ControllerExpectations;
   recorder: EventRecorder;
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 /** Keeps `spec.replicas` active pods per ReplicaSet (or ReplicationController) and reports their status. */
 export class ReplicaSetReconciler<T extends Replicated> implements Reconciler {
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private readonly podWrites = concurrencyLimit(MAX_CONCURRENT_POD_WRITES);
 
   constructor(private readonly o: ReplicaSetReconcilerOptions<T>) {
-    this.now = o.now ?? Date.now;
+    this.clock = o.clock ?? realClock;
   }
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileResult | void> {
@@ -71,7 +73,7 @@ export class ReplicaSetReconciler<T extends Replicated> implements Reconciler {
       recheckOwner: () => this.o.client.resource<T>(kind.resource).namespace(namespace).get(name, { signal }),
     });
     if (satisfied && !rs.metadata?.deletionTimestamp) await this.manageReplicas(key, rs, claimed, all, podClient);
-    const status = replicaSetStatus(rs, claimed, this.now());
+    const status = replicaSetStatus(rs, claimed, this.clock.now());
     if (!sameReplicaSetStatus(rs.status, status)) {
       try {
         await this.o.client.resource<T>(kind.resource).namespace(namespace).updateStatus({ ...structuredClone(rs), status }, { signal });

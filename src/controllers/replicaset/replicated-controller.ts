@@ -48,7 +48,7 @@ export function replicatedController<T extends Replicated>(kind: ReplicatedKind<
     async start(ctx) {
       const ownerInformer = ctx.informers.forResource<T>(kind.resource);
       const podInformer = ctx.informers.forResource<Pod>(PODS);
-      const expectations = new ControllerExpectations();
+      const expectations = new ControllerExpectations(ctx.clock);
       const owning = (pod: Pod) => owningKey(kind as ReplicatedKind<Replicated>, pod);
       // Lower expectations before the reconcile that the same event triggers.
       podInformer.addEventHandler({
@@ -71,6 +71,7 @@ export function replicatedController<T extends Replicated>(kind: ReplicatedKind<
       const reconciler = new ReplicaSetReconciler<T>({
         kind,
         client: ctx.client,
+        clock: ctx.clock,
         owners: ownerInformer.lister,
         pods: podInformer.lister,
         expectations,

@@ -14,6 +14,7 @@ export const controller: ControllerDescriptor = {
     const revisions = ctx.informers.forResource<ControllerRevision>(CONTROLLER_REVISIONS);
     const reconciler = new StatefulSetReconciler({
       client: ctx.client,
+      clock: ctx.clock,
       statefulSets: sets.lister,
       pods: pods.lister,
       revisions: revisions.lister,

@@ -18,6 +18,7 @@ import { ensureUpdateRevision } from '../history/revision-store.js';
 import { newPersistentVolumeClaims, newStatefulSetPod, podOrdinal, podRevision } from './stateful-pod.js';
 import { planStatefulSet, type StatefulSetAction } from './stateful-set-plan.js';
 import { CONTROLLER_REVISIONS, PERSISTENT_VOLUME_CLAIMS, PODS, STATEFUL_SETS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 export interface StatefulSetReconcilerOptions {
   client: Client;
@@ -25,7 +26,8 @@ export interface StatefulSetReconcilerOptions {
   pods: Lister<Pod>;
   revisions: Lister<ControllerRevision>;
   recorder: EventRecorder;
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 /**
@@ -34,10 +36,10 @@ export interface StatefulSetReconcilerOptions {
  * ControllerRevisions (see planStatefulSet for the order of steps).
  */
 export class StatefulSetReconciler implements Reconciler {
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(private readonly o: StatefulSetReconcilerOptions) {
-    this.now = o.now ?? Date.now;
+    this.clock = o.clock ?? realClock;
   }
 
   async reconcile(key: string): Promise<ReconcileResult | void> {
@@ -68,7 +70,7 @@ export class StatefulSetReconciler implements Reconciler {
       if (ord !== undefined) byOrdinal.set(ord, pod);
     }
     const strategy = set.spec?.updateStrategy;
-    const now = this.now();
+    const now = this.clock.now();
     const actions = planStatefulSet({
       replicas: set.spec?.replicas ?? 1,
       start: set.spec?.ordinals?.start ?? 0,

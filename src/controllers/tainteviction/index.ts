@@ -9,7 +9,7 @@ export const controller: ControllerDescriptor = {
   async start(ctx) {
     const pods = ctx.informers.forResource<Pod>(PODS);
     const nodes = ctx.informers.forResource<Node>(NODES);
-    const reconciler = new TaintEvictionReconciler({ client: ctx.client, pods: pods.lister, nodes: nodes.lister, recorder: ctx.eventRecorder('taint-eviction-controller') });
+    const reconciler = new TaintEvictionReconciler({ client: ctx.client, clock: ctx.clock, pods: pods.lister, nodes: nodes.lister, recorder: ctx.eventRecorder('taint-eviction-controller') });
     const podKeysOn = (node: Node): string[] =>
       pods.lister
         .list()

@@ -8,13 +8,15 @@ import { isNotFound } from '../../client/rest/error-predicates.js';
 import { formatTime } from '../../machinery/time.js';
 import { evictionTime, taintedSince } from './eviction-time.js';
 import { PODS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 export interface TaintEvictionOptions {
   client: Client;
   pods: Lister<Pod>;
   nodes: Lister<Node>;
   recorder: EventRecorder;
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 /**
@@ -24,12 +26,12 @@ export interface TaintEvictionOptions {
  * saying why.
  */
 export class TaintEvictionReconciler implements Reconciler {
-  private readonly now: () => number;
+  private readonly clock: Clock;
   /** When the controller first saw a node's NoExecute taints, for taints without timeAdded. */
   private readonly firstSeen = new Map<string, number>();
 
   constructor(private readonly o: TaintEvictionOptions) {
-    this.now = o.now ?? Date.now;
+    this.clock = o.clock ?? realClock;
   }
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileResult | void> {
@@ -42,7 +44,7 @@ export class TaintEvictionReconciler implements Reconciler {
       this.firstSeen.delete(pod.spec.nodeName);
       return;
     }
-    const now = this.now();
+    const now = this.clock.now();
     let since = taintedSince(taints);
     if (since === undefined) {
       since = this.firstSeen.get(pod.spec.nodeName) ?? now;
@@ -63,7 +65,7 @@ export class TaintEvictionReconciler implements Reconciler {
       status: 'True',
       reason: 'DeletionByTaintManager',
       message: 'Taint manager: deleting due to NoExecute taint',
-      lastTransitionTime: formatTime(new Date(this.now())),
+      lastTransitionTime: formatTime(new Date(this.clock.now())),
     };
     const conditions = [...(pod.status?.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'), condition];
     try {

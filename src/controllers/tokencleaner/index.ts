@@ -10,7 +10,7 @@ export const controller: ControllerDescriptor = {
   name: 'tokencleaner',
   async start(ctx) {
     const secrets = ctx.informers.forResource<Secret>(SECRETS);
-    const reconciler = new TokenCleanerReconciler({ client: ctx.client, secrets: secrets.lister });
+    const reconciler = new TokenCleanerReconciler({ client: ctx.client, clock: ctx.clock, secrets: secrets.lister });
     const c = newController(ctx, {
       queue: 'token_cleaner',
       workers: 1,

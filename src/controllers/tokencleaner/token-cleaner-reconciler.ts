@@ -5,6 +5,7 @@ import type { ReconcileResult, Reconciler } from '../../client/controller/reconc
 import type { Client } from '../../client/rest/client.js';
 import { isConflict, isNotFound } from '../../client/rest/error-predicates.js';
 import { SECRETS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 /**
  * Upstream's tokencleaner: a bootstrap token Secret whose `expiration` has
@@ -12,12 +13,12 @@ import { SECRETS } from '../../api/resource-refs.js';
  * again when it expires.
  */
 export class TokenCleanerReconciler implements Reconciler {
-  constructor(private readonly o: { client: Client; secrets: Lister<Secret>; now?: () => Date }) {}
+  constructor(private readonly o: { client: Client; secrets: Lister<Secret>; clock?: Clock }) {}
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileResult | void> {
     const secret = this.o.secrets.get(key);
     if (!secret || secret.type !== BOOTSTRAP_TOKEN_SECRET_TYPE || secret.metadata?.deletionTimestamp) return;
-    const now = this.o.now?.() ?? new Date();
+    const now = new Date((this.o.clock ?? realClock).now());
     if (!bootstrapTokenExpired(secret, now)) {
       const exp = Date.parse(secretValue(secret, TOKEN_KEYS.expiration) ?? '');
       return Number.isNaN(exp) ? undefined : { requeueAfter: Math.max(1000, exp - now.getTime()) };

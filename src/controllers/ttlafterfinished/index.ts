@@ -8,7 +8,7 @@ export const controller: ControllerDescriptor = {
   name: 'ttl-after-finished',
   async start(ctx) {
     const jobs = ctx.informers.forResource<Job>(JOBS);
-    const reconciler = new TTLAfterFinishedReconciler({ client: ctx.client, jobs: jobs.lister, logger: ctx.logger });
+    const reconciler = new TTLAfterFinishedReconciler({ client: ctx.client, clock: ctx.clock, jobs: jobs.lister, logger: ctx.logger });
     const c = newController(ctx, {
       queue: 'ttl_jobs_to_delete',
       workers: 2,

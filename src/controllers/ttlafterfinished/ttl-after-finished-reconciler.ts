@@ -6,6 +6,7 @@ import type { Client } from '../../client/rest/client.js';
 import { isConflict, isNotFound } from '../../client/rest/error-predicates.js';
 import type { Logger } from '../../machinery/logger.js';
 import { JOBS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 /** When a finished Job's TTL runs out (ms), or undefined if it has none or has not finished. */
 export function jobExpiry(job: Job): number | undefined {
@@ -23,10 +24,10 @@ export function jobExpiry(job: Job): number | undefined {
  * once that many seconds have passed since it finished.
  */
 export class TTLAfterFinishedReconciler implements Reconciler {
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
-  constructor(private readonly o: { client: Client; jobs: Lister<Job>; logger: Logger; now?: () => number }) {
-    this.now = o.now ?? Date.now;
+  constructor(private readonly o: { client: Client; jobs: Lister<Job>; logger: Logger; clock?: Clock }) {
+    this.clock = o.clock ?? realClock;
   }
 
   async reconcile(key: string, signal: AbortSignal): Promise<ReconcileResult | void> {
@@ -35,14 +36,14 @@ export class TTLAfterFinishedReconciler implements Reconciler {
     if (!cached) return;
     const expiry = jobExpiry(cached);
     if (expiry === undefined) return;
-    if (expiry > this.now()) return { requeueAfter: expiry - this.now() };
+    if (expiry > this.clock.now()) return { requeueAfter: expiry - this.clock.now() };
     const jobs = this.o.client.resource<Job>(JOBS).namespace(namespace);
     try {
       // the TTL may have been changed meanwhile: decide on the live object
       const live = await jobs.get(name, { signal });
       const liveExpiry = jobExpiry(live);
       if (liveExpiry === undefined) return;
-      if (liveExpiry > this.now()) return { requeueAfter: liveExpiry - this.now() };
+      if (liveExpiry > this.clock.now()) return { requeueAfter: liveExpiry - this.clock.now() };
       this.o.logger.info('deleting a finished Job whose TTL expired', { job: key });
       await jobs.delete(name, { propagationPolicy: 'Foreground', preconditions: { uid: live.metadata?.uid, resourceVersion: live.metadata?.resourceVersion }, signal });
     } catch (err) {

@@ -9,6 +9,7 @@ import { Client } from '../../client/rest/client.js';
 import { caCertHash } from '../../machinery/ca-cert-hash.js';
 import type { Logger } from '../../machinery/logger.js';
 import { CONFIG_MAPS } from '../../api/resource-refs.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 const x509 = loadX509();
 
@@ -35,6 +36,8 @@ export interface BootstrapOptions {
   signal: AbortSignal;
   /** How long to wait for the CSR to be approved and signed (default 1 h, as upstream). */
   timeoutMs?: number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 const CERT_FILE = 'kubelet-client-current.pem';
@@ -77,15 +80,16 @@ async function newCertificateRequest(nodeName: string): Promise<{ csrPem: string
 }
 
 async function waitForCertificate(client: Client, name: string, o: BootstrapOptions): Promise<string> {
-  const deadline = Date.now() + (o.timeoutMs ?? 3_600_000);
-  while (Date.now() < deadline) {
+  const clock = o.clock ?? realClock;
+  const deadline = clock.now() + (o.timeoutMs ?? 3_600_000);
+  while (clock.now() < deadline) {
     o.signal.throwIfAborted();
     const csr = await client.resource<CertificateSigningRequest>(CSRS).get(name, { signal: o.signal });
     const conditions = csr.status?.conditions ?? [];
     const refused = conditions.find((c) => c.type === 'Denied' || c.type === 'Failed');
     if (refused) throw new BootstrapError(`certificate signing request ${name} is ${refused.type.toLowerCase()}: ${refused.reason ?? ''} ${refused.message ?? ''}`.trim());
     if (csr.status?.certificate) return Buffer.from(csr.status.certificate, 'base64').toString();
-    await new Promise((r) => setTimeout(r, 1000));
+    await clock.sleep(1000, o.signal);
   }
   throw new BootstrapError(`timed out waiting for certificate signing request ${name} to be approved and signed`);
 }
@@ -110,7 +114,7 @@ export async function bootstrapClientCertificate(o: BootstrapOptions): Promise<s
   const kubeconfigPath = join(o.certDir, KUBECONFIG_FILE);
   const existing = await readFile(certPath, 'utf8').catch(() => '');
   const haveKubeconfig = await readFile(kubeconfigPath, 'utf8').then(() => true, () => false);
-  if (existing && haveKubeconfig && usable(existing, o.nodeName, Date.now())) return kubeconfigPath;
+  if (existing && haveKubeconfig && usable(existing, o.nodeName, (o.clock ?? realClock).now())) return kubeconfigPath;
 
   if (!o.caPem && !o.caCertHash) throw new BootstrapError('joining with --token needs --ca-cert-hash sha256:<hex> (printed by `skiff token create --print-join-command`) or --certificate-authority');
   const ca = o.caPem ?? (await discoverCa(o.server, o.caCertHash!));

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import type { Container, Pod } from 'kubernetes-types/core/v1.js';
 import { ImagePullError, type ImageInfo, type ImageService, type RegistryAuth } from '../runtime/runtime.js';
 import { goDuration, ImagePuller } from './image-puller.js';
+import { FakeClock } from '../../base/fake-clock.js';
 
 class FakeImages implements ImageService {
   readonly present = new Map<string, ImageInfo>();
@@ -30,12 +31,12 @@ class FakeImages implements ImageService {
 }
 
 function setup() {
-  let now = 1_000_000;
+  const clock = new FakeClock(1_000_000);
   const images = new FakeImages();
   const events: string[] = [];
-  const puller = new ImagePuller({ images, now: () => now, recordEvent: (_p, type, reason, message) => events.push(`${type} ${reason} ${message}`) });
+  const puller = new ImagePuller({ images, clock, recordEvent: (_p, type, reason, message) => events.push(`${type} ${reason} ${message}`) });
   const pod: Pod = { metadata: { name: 'p', namespace: 'default', uid: 'u1' }, spec: { containers: [] } };
-  return { images, events, puller, pod, advance: (ms: number) => (now += ms) };
+  return { images, events, puller, pod, advance: (ms: number) => clock.set(clock.now() + ms) };
 }
 
 const container = (image: string, imagePullPolicy?: string): Container => ({ name: 'c', image, imagePullPolicy });

@@ -2,6 +2,7 @@ import type { Container, Pod, Secret } from 'kubernetes-types/core/v1.js';
 import { ImagePullError, type ImageService } from '../runtime/runtime.js';
 import { DockerKeyring } from './docker-keyring.js';
 import { defaultPullPolicy } from './image-reference.js';
+import { realClock, type Clock } from '../../base/clock.js';
 
 /** Upstream's image pull back-off: 10 s, doubling to 5 min. */
 const INITIAL_BACKOFF_MS = 10_000;
@@ -16,7 +17,8 @@ export type EnsureImageResult =
 export interface ImagePullerOptions {
   images: ImageService;
   recordEvent(pod: Pod, type: 'Normal' | 'Warning', reason: string, message: string): void;
-  now?: () => number;
+  /** Where time comes from (default: the real clock). */
+  clock?: Clock;
 }
 
 /** A duration in Go's `time.Duration` words at millisecond precision (`523ms`, `2.341s`), as upstream's events show it. */
@@ -40,10 +42,10 @@ interface Backoff {
  */
 export class ImagePuller {
   private readonly backoffs = new Map<string, Backoff>();
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(private readonly opts: ImagePullerOptions) {
-    this.now = opts.now ?? Date.now;
+    this.clock = opts.clock ?? realClock;
   }
 
   async ensureImageExists(pod: Pod, container: Container, pullSecrets: readonly Secret[]): Promise<EnsureImageResult> {
@@ -68,7 +70,7 @@ export class ImagePuller {
       return { ok: false, reason: 'ErrImageNeverPull', message, retryAfterMs: 10_000 };
     }
     const key = `${pod.metadata?.uid}_${image}`;
-    const now = this.now();
+    const now = this.clock.now();
     const b = this.backoffs.get(key);
     if (b && now - b.lastUpdate < b.durationMs) {
       const message = `Back-off pulling image "${image}"`;
@@ -76,10 +78,10 @@ export class ImagePuller {
       return { ok: false, reason: 'ImagePullBackOff', message, retryAfterMs: b.lastUpdate + b.durationMs - now };
     }
     event('Normal', 'Pulling', `Pulling image "${image}"`);
-    const started = this.now();
+    const started = this.clock.now();
     try {
       const imageRef = await this.pull(image, pullSecrets);
-      const took = goDuration(this.now() - started);
+      const took = goDuration(this.clock.now() - started);
       const size = (await this.opts.images.imageStatus(image).catch(() => undefined))?.sizeBytes ?? 0;
       event('Normal', 'Pulled', `Successfully pulled image "${image}" in ${took} (${took} including waiting). Image size: ${size} bytes.`);
       this.backoffs.delete(key);
@@ -88,7 +90,7 @@ export class ImagePuller {
     } catch (err) {
       if (!(err instanceof ImagePullError)) throw err;
       event('Warning', 'Failed', `Failed to pull image "${image}": ${err.message}`);
-      const at = this.now();
+      const at = this.clock.now();
       const prev = this.backoffs.get(key);
       const durationMs = !prev || at - prev.lastUpdate > 2 * MAX_BACKOFF_MS ? INITIAL_BACKOFF_MS : Math.min(prev.durationMs * 2, MAX_BACKOFF_MS);
       this.backoffs.set(key, { durationMs, lastUpdate: at });
@@ -120,7 +122,7 @@ export class ImagePuller {
 
   /** Forgets back-offs that have long expired. */
   private gc(): void {
-    const now = this.now();
+    const now = this.clock.now();
     for (const [k, b] of this.backoffs) if (now - b.lastUpdate > 2 * MAX_BACKOFF_MS) this.backoffs.delete(k);
   }
 }

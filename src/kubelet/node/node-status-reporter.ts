@@ -50,7 +50,7 @@ export class NodeStatusReporter {
 
   private async registerOnce(signal: AbortSignal): Promise<Node> {
     const info = this.opts.measure();
-    const desired = initialNode(info, this.opts.config);
+    const desired = initialNode(info, this.opts.config, new Date(this.clock.now()));
     for (;;) {
       try {
         const created = await this.nodes.create(desired, { signal });

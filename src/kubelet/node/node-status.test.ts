@@ -11,7 +11,7 @@ const info: MachineInfo = {
 const config: NodeConfig = { nodeName: 'node1', labels: { role: 'x' }, taints: parseTaints('dedicated=gpu:NoSchedule'), reserved: parseResourceList('cpu=500m,memory=1Gi'), maxPods: 110, kubeletPort: 10250, runtimeVersion: 'fake://1' };
 
 test('capacity is measured; allocatable subtracts reservations', () => {
-  const n = initialNode(info, config);
+  const n = initialNode(info, config, new Date('2024-01-01T00:00:00Z'));
   assert.deepEqual(n.status?.capacity, { cpu: '4', memory: `${8 * 1024 * 1024}Ki`, 'ephemeral-storage': `${100 * 1024 * 1024}Ki`, pods: '110' });
   assert.equal(n.status?.allocatable?.cpu, '3500m');
   assert.equal(n.status?.allocatable?.memory, '7Gi');
@@ -40,7 +40,7 @@ test('statusChanged ignores heartbeat times only', () => {
   const a = nodeStatus(info, config, undefined, new Date('2024-01-01T00:00:00Z'));
   const b = nodeStatus(info, config, a, new Date('2024-01-01T00:00:10Z'));
   assert.equal(statusChanged(a, b), false);
-  assert.equal(statusChanged(a, nodeStatus({ ...info, cpus: 8 }, config, a)), true);
+  assert.equal(statusChanged(a, nodeStatus({ ...info, cpus: 8 }, config, a, new Date('2024-01-01T00:00:20Z'))), true);
 });
 
 test('bad reservations and taints are rejected', () => {

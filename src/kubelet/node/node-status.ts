@@ -84,7 +84,7 @@ function condition(type: string, pressure: boolean, reasons: [string, string, st
  * The node's conditions from fresh measurements. Transition times carry over
  * from `previous` while a condition's status stays the same.
  */
-export function nodeConditions(info: MachineInfo, config: NodeConfig, previous: readonly NodeCondition[] = [], now = new Date()): NodeCondition[] {
+export function nodeConditions(info: MachineInfo, config: NodeConfig, previous: readonly NodeCondition[], now: Date): NodeCondition[] {
   const memMin = config.memoryAvailableMinBytes ?? 100 * 1024 * 1024;
   const diskMin = config.diskAvailableMinRatio ?? 0.1;
   const pidMin = config.pidAvailableMinRatio ?? 0.1;
@@ -102,12 +102,12 @@ export function nodeConditions(info: MachineInfo, config: NodeConfig, previous: 
   });
 }
 
-export function nodeStatus(info: MachineInfo, config: NodeConfig, previous?: NodeStatus, now = new Date()): NodeStatus {
+export function nodeStatus(info: MachineInfo, config: NodeConfig, previous: NodeStatus | undefined, now: Date): NodeStatus {
   const cap = capacity(info, config.maxPods);
   return {
     capacity: cap,
     allocatable: allocatable(cap, config.reserved),
-    conditions: nodeConditions(info, config, previous?.conditions, now),
+    conditions: nodeConditions(info, config, previous?.conditions ?? [], now),
     addresses: [
       { type: 'InternalIP', address: info.internalIP },
       { type: 'Hostname', address: info.hostname },
@@ -141,13 +141,13 @@ export function nodeLabels(info: MachineInfo, config: NodeConfig): Record<string
 }
 
 /** The Node object the kubelet registers. */
-export function initialNode(info: MachineInfo, config: NodeConfig): Node {
+export function initialNode(info: MachineInfo, config: NodeConfig, now: Date): Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: { name: config.nodeName, labels: nodeLabels(info, config), annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' } },
     spec: { ...(config.taints.length ? { taints: config.taints } : {}), ...(config.podCIDR ? { podCIDR: config.podCIDR, podCIDRs: [config.podCIDR] } : {}) },
-    status: nodeStatus(info, config),
+    status: nodeStatus(info, config, undefined, now),
   };
 }
 

@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../../base/clock.js';
 /**
  * CrashLoopBackOff timing as upstream does it: the first restart is
  * immediate, later ones wait 10 s doubling to 5 min after the container
@@ -11,7 +12,7 @@ export class RestartBackoff {
     private readonly initialMs = 10_000,
     private readonly maxMs = 300_000,
     private readonly resetAfterMs = 600_000,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = realClock,
   ) {}
 
   /**
@@ -26,7 +27,7 @@ export class RestartBackoff {
       return 0;
     }
     this.restartAt ??= finishedAt.getTime() + this.current;
-    const wait = this.restartAt - this.now();
+    const wait = this.restartAt - this.clock.now();
     if (wait > 0) return wait;
     this.restartAt = undefined;
     this.current = Math.min(this.maxMs, this.current * 2);

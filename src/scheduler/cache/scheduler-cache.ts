@@ -39,12 +39,10 @@ export class SchedulerCache implements NodeInfoLister {
   private withRequiredAntiList?: NodeInfo[];
   private readonly ttl: number;
   private readonly clock: Clock;
-  private readonly now: () => number;
 
   constructor(options: SchedulerCacheOptions = {}) {
     this.ttl = options.assumedTtlMs ?? 30_000;
     this.clock = options.clock ?? realClock;
-    this.now = () => this.clock.now();
   }
 
   /** Nodes with a Node object, interleaved across zones so a partial scan still spreads. */
@@ -151,7 +149,7 @@ export class SchedulerCache implements NodeInfoLister {
 
   finishBinding(pod: Pod): void {
     const state = this.pods.get(podKey(pod));
-    if (state?.assumed) state.deadline = this.now() + this.ttl;
+    if (state?.assumed) state.deadline = this.clock.now() + this.ttl;
   }
 
   /** Undoes an assumption whose binding failed. */
@@ -165,7 +163,7 @@ export class SchedulerCache implements NodeInfoLister {
 
   /** Drops assumed pods whose binding finished long ago but were never confirmed. */
   cleanupExpired(): number {
-    const t = this.now();
+    const t = this.clock.now();
     let n = 0;
     for (const [key, state] of this.pods) {
       if (state.assumed && state.deadline !== undefined && state.deadline < t) {

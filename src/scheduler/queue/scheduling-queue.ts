@@ -51,14 +51,12 @@ export class SchedulingQueue implements Nominator {
   private moveRequestCycle = -1;
   private closed = false;
   private readonly clock: Clock;
-  private readonly now: () => number;
   private readonly initialBackoff: number;
   private readonly maxBackoff: number;
   private readonly maxInUnschedulable: number;
 
   constructor(private readonly options: SchedulingQueueOptions = {}) {
     this.clock = options.clock ?? realClock;
-    this.now = () => this.clock.now();
     this.initialBackoff = options.initialBackoffMs ?? 1000;
     this.maxBackoff = options.maxBackoffMs ?? 10_000;
     this.maxInUnschedulable = options.maxInUnschedulableMs ?? 5 * 60_000;
@@ -74,7 +72,7 @@ export class SchedulingQueue implements Nominator {
 
   /** A new pending pod. */
   add(pod: Pod): void {
-    const t = this.now();
+    const t = this.clock.now();
     const info = new PodInfo(pod);
     this.backoffQ.delete(info.key);
     this.unschedulable.delete(info.key);
@@ -154,7 +152,7 @@ export class SchedulingQueue implements Nominator {
     const latest = this.inFlight.get(key);
     if (this.inFlight.has(key) && latest === undefined) return; // deleted meanwhile
     const info = latest && latest !== q.info.pod ? new PodInfo(latest) : q.info;
-    const parked: QueuedPodInfo = { ...q, info, timestamp: this.now() };
+    const parked: QueuedPodInfo = { ...q, info, timestamp: this.clock.now() };
     this.updateNomination(info);
     if (error || this.moveRequestCycle >= podSchedulingCycle || (latest && latest !== q.info.pod)) this.backoffQ.push(parked);
     else this.unschedulable.set(key, parked);
@@ -174,7 +172,7 @@ export class SchedulingQueue implements Nominator {
 
   /** Moves pods whose backoff ended to the active queue. */
   flushBackoffQCompleted(): void {
-    const t = this.now();
+    const t = this.clock.now();
     for (let q = this.backoffQ.peek(); q && this.backoffExpiry(q) <= t; q = this.backoffQ.peek()) {
       this.backoffQ.pop();
       this.pushActive(q);
@@ -183,7 +181,7 @@ export class SchedulingQueue implements Nominator {
 
   /** Retries pods that sat unschedulable longer than the limit. */
   flushUnschedulableLeftover(): void {
-    const t = this.now();
+    const t = this.clock.now();
     for (const [key, q] of this.unschedulable) {
       if (t - q.timestamp < this.maxInUnschedulable) continue;
       this.unschedulable.delete(key);
@@ -239,7 +237,7 @@ export class SchedulingQueue implements Nominator {
   }
 
   private pushActive(q: QueuedPodInfo): void {
-    this.activeQ.push({ ...q, timestamp: this.now() });
+    this.activeQ.push({ ...q, timestamp: this.clock.now() });
     this.wake();
   }
 
@@ -250,7 +248,7 @@ export class SchedulingQueue implements Nominator {
   }
 
   private isBackingOff(q: QueuedPodInfo): boolean {
-    return this.backoffExpiry(q) > this.now();
+    return this.backoffExpiry(q) > this.clock.now();
   }
 
   private wake(): void {

@@ -2,6 +2,7 @@ import { CompactedError, WatchClosedError } from '../errors.js';
 import type { KeyValue, ListResult, Storage, WatchEvent } from '../storage.js';
 import { CacheWatcher, type WatcherProgress } from './cache-watcher.js';
 import { EventWindow } from './event-window.js';
+import { realClock } from '../../base/clock.js';
 
 export interface WatchCacheOptions {
   /** The resource's key prefix, e.g. /registry/pods/. */
@@ -157,7 +158,7 @@ export class WatchCache {
         this.ready = false;
         this.closeWatchers(new WatchClosedError(`watch cache of ${JSON.stringify(prefix)} restarts: ${err instanceof Error ? err.message : String(err)}`));
         failures++;
-        await sleep(Math.min(2000, 50 * 2 ** Math.min(failures, 6)) * (0.5 + Math.random() / 2), signal);
+        await realClock.sleep(Math.min(2000, 50 * 2 ** Math.min(failures, 6)) * (0.5 + Math.random() / 2), signal);
       }
     }
     this.ready = false;
@@ -238,16 +239,4 @@ function lowerBound(keys: string[], key: string): number {
     else hi = mid;
   }
   return lo;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -13,6 +13,7 @@ import {
   type StreamOptions,
 } from '../runtime.js';
 import { dialPort } from '../dial-port.js';
+import { realClock, type Clock } from '../../../base/clock.js';
 
 interface FakeContainer {
   status: ContainerStatus;
@@ -30,6 +31,10 @@ export class FakeRuntime implements Runtime {
   private readonly sandboxes = new Map<string, PodSandboxStatus>();
   private readonly containers = new Map<string, FakeContainer>();
   private readonly listeners: ((s: ContainerStatus) => void)[] = [];
+
+  /** `clock` stamps sandbox and container times (default: the real clock). */
+  constructor(private readonly clock: Clock = realClock) {}
+
   /** Every call, in order, for assertions. */
   readonly calls: string[] = [];
   /** Scripted exec results by first argv element. */
@@ -45,7 +50,7 @@ export class FakeRuntime implements Runtime {
 
   async runPodSandbox(config: PodSandboxConfig): Promise<PodSandboxStatus> {
     this.calls.push(`runPodSandbox ${config.namespace}/${config.name}`);
-    const s: PodSandboxStatus = { id: randomUUID(), podUid: config.uid, state: 'Ready', ip: '10.88.0.2', createdAt: new Date() };
+    const s: PodSandboxStatus = { id: randomUUID(), podUid: config.uid, state: 'Ready', ip: '10.88.0.2', createdAt: new Date(this.clock.now()) };
     this.sandboxes.set(s.id, s);
     return { ...s };
   }
@@ -77,7 +82,7 @@ export class FakeRuntime implements Runtime {
       config,
       status: {
         id, sandboxId, name: config.name, attempt: config.attempt, image: config.image, state: 'Created',
-        createdAt: new Date(), logPath: config.logPath, labels: { ...config.labels },
+        createdAt: new Date(this.clock.now()), logPath: config.logPath, labels: { ...config.labels },
       },
       attached: new Set(),
     });
@@ -88,7 +93,7 @@ export class FakeRuntime implements Runtime {
     this.calls.push(`startContainer ${id}`);
     const c = this.get(id);
     c.status.state = 'Running';
-    c.status.startedAt = new Date();
+    c.status.startedAt = new Date(this.clock.now());
     const cmd = c.config.argv[0];
     if (cmd === 'true' || cmd === 'false') {
       const code = cmd === 'true' ? 0 : 1;
@@ -178,7 +183,7 @@ export class FakeRuntime implements Runtime {
     c.status.state = 'Exited';
     c.status.exitCode = exitCode;
     c.status.reason = reason;
-    c.status.finishedAt = new Date();
+    c.status.finishedAt = new Date(this.clock.now());
     for (const end of [...c.attached]) end();
     for (const l of this.listeners) l({ ...c.status });
   }
