@@ -4,7 +4,7 @@ import { Client, defaultRestConfig, isNotFound, isAlreadyExists } from '../../cl
 import { InvalidDurationError, parseDuration } from '../../machinery/duration.js';
 import type { ComponentCommand } from '../command.js';
 import { UsageError } from '../flags.js';
-import { SERVICE_ACCOUNTS } from '../../api/resource-refs.js';
+import { CLUSTER_ROLE_BINDINGS, SERVICE_ACCOUNTS } from '../../api/resource-refs.js';
 
 const DEFAULT_ACCOUNT = 'kube-system/skiff-dashboard';
 
@@ -30,7 +30,7 @@ async function ensureDefaultAccount(client: Client, namespace: string, name: str
     await accounts.create({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace } });
     created = true;
   }
-  const bindings = client.resource<ClusterRoleBinding>({ group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings' });
+  const bindings = client.resource<ClusterRoleBinding>(CLUSTER_ROLE_BINDINGS);
   try {
     await bindings.create({
       apiVersion: 'rbac.authorization.k8s.io/v1',

@@ -1,10 +1,7 @@
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import { x509, type Pkcs10CertificateRequest } from '../../api/x509.js';
-import {  } from '../../api/resource-refs.js';
 
 /** Helpers the CSR approver and signer share (upstream's pkg/controller/certificates). */
-export const CSRS = { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' };
-
 export const KUBE_APISERVER_CLIENT = 'kubernetes.io/kube-apiserver-client';
 export const KUBE_APISERVER_CLIENT_KUBELET = 'kubernetes.io/kube-apiserver-client-kubelet';
 export const KUBELET_SERVING = 'kubernetes.io/kubelet-serving';

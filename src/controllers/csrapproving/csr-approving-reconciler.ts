@@ -4,10 +4,9 @@ import type { Lister } from '../../client/cache/lister.js';
 import type { Reconciler } from '../../client/controller/reconciler.js';
 import type { Client } from '../../client/rest/client.js';
 import { isConflict, isNotFound } from '../../client/rest/error-predicates.js';
-import { CSRS, isApproved, isDenied, KUBE_APISERVER_CLIENT_KUBELET, kubeletClientProblem, parseRequest, subjectField } from '../certificates/csr.js';
-import {  } from '../../api/resource-refs.js';
+import { isApproved, isDenied, KUBE_APISERVER_CLIENT_KUBELET, kubeletClientProblem, parseRequest, subjectField } from '../certificates/csr.js';
+import { CERTIFICATE_SIGNING_REQUESTS, SUBJECT_ACCESS_REVIEWS } from '../../api/resource-refs.js';
 
-const SARS = { group: 'authorization.k8s.io', version: 'v1', resource: 'subjectaccessreviews' };
 
 interface Recognizer {
   /** The CSR subresource the requester must be allowed to `create`. */
@@ -54,7 +53,7 @@ export class CsrApprovingReconciler implements Reconciler {
       const approved = structuredClone(csr);
       approved.status = { ...(approved.status ?? {}), conditions: [...(approved.status?.conditions ?? []), { type: 'Approved', status: 'True', reason: 'AutoApproved', message: r.message }] };
       try {
-        await this.o.client.resource<CertificateSigningRequest>(CSRS).updateSubresource(csr.metadata!.name!, 'approval', approved, { signal });
+        await this.o.client.resource<CertificateSigningRequest>(CERTIFICATE_SIGNING_REQUESTS).updateSubresource(csr.metadata!.name!, 'approval', approved, { signal });
       } catch (err) {
         if (isNotFound(err)) return;
         if (isConflict(err)) throw err; // the watch brings the newer object; retry
@@ -76,7 +75,7 @@ export class CsrApprovingReconciler implements Reconciler {
         resourceAttributes: { group: 'certificates.k8s.io', resource: 'certificatesigningrequests', verb: 'create', subresource },
       },
     };
-    const answer = await this.o.client.resource<SubjectAccessReview>(SARS).create(review, { signal });
+    const answer = await this.o.client.resource<SubjectAccessReview>(SUBJECT_ACCESS_REVIEWS).create(review, { signal });
     return answer.status?.allowed === true;
   }
 }

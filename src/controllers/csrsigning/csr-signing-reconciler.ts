@@ -5,7 +5,6 @@ import type { Client } from '../../client/rest/client.js';
 import { isNotFound } from '../../client/rest/error-predicates.js';
 import type { Pkcs10CertificateRequest } from '../../api/x509.js';
 import {
-  CSRS,
   hasFailed,
   isApproved,
   isDenied,
@@ -19,6 +18,7 @@ import {
 } from '../certificates/csr.js';
 import { signCertificate, type SigningCa } from './sign-certificate.js';
 import { realClock, type Clock } from '../../base/clock.js';
+import { CERTIFICATE_SIGNING_REQUESTS } from '../../api/resource-refs.js';
 
 const CLIENT_USAGES = new Set(['digital signature', 'key encipherment', 'client auth']);
 const SERVING_USAGES = new Set(['digital signature', 'key encipherment', 'server auth']);
@@ -89,7 +89,7 @@ export class CsrSigningReconciler implements Reconciler {
       next.status = { ...(next.status ?? {}), certificate: Buffer.from(pem).toString('base64') };
     }
     try {
-      await this.o.client.resource<CertificateSigningRequest>(CSRS).updateStatus(next, { signal });
+      await this.o.client.resource<CertificateSigningRequest>(CERTIFICATE_SIGNING_REQUESTS).updateStatus(next, { signal });
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }

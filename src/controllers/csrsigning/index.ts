@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import { controllerConfig, type ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { CSRS } from '../certificates/csr.js';
 import { CsrSigningReconciler } from './csr-signing-reconciler.js';
 import { loadSigningCa, type SigningCa } from './sign-certificate.js';
+import { CERTIFICATE_SIGNING_REQUESTS } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
   name: 'csrsigning',
@@ -21,7 +21,7 @@ export const controller: ControllerDescriptor = {
         ca = undefined;
         throw err;
       }));
-    const csrs = ctx.informers.forResource<CertificateSigningRequest>(CSRS);
+    const csrs = ctx.informers.forResource<CertificateSigningRequest>(CERTIFICATE_SIGNING_REQUESTS);
     const reconciler = new CsrSigningReconciler({ client: ctx.client, clock: ctx.clock, csrs: csrs.lister, ca: loadCa, maxDurationMs: config.clusterSigningDurationMs });
     const c = newController(ctx, {
       workers: 1,

@@ -8,12 +8,11 @@ import { x509 as loadX509 } from '../../api/x509.js';
 import { Client } from '../../client/rest/client.js';
 import { caCertHash } from '../../machinery/ca-cert-hash.js';
 import type { Logger } from '../../machinery/logger.js';
-import { CONFIG_MAPS } from '../../api/resource-refs.js';
+import { CERTIFICATE_SIGNING_REQUESTS, CONFIG_MAPS } from '../../api/resource-refs.js';
 import { realClock, type Clock } from '../../base/clock.js';
 
 const x509 = loadX509();
 
-const CSRS = { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests' };
 
 /** The joining node's credentials could not be obtained (bad CA hash, denied CSR, …). */
 export class BootstrapError extends Error {
@@ -84,7 +83,7 @@ async function waitForCertificate(client: Client, name: string, o: BootstrapOpti
   const deadline = clock.now() + (o.timeoutMs ?? 3_600_000);
   while (clock.now() < deadline) {
     o.signal.throwIfAborted();
-    const csr = await client.resource<CertificateSigningRequest>(CSRS).get(name, { signal: o.signal });
+    const csr = await client.resource<CertificateSigningRequest>(CERTIFICATE_SIGNING_REQUESTS).get(name, { signal: o.signal });
     const conditions = csr.status?.conditions ?? [];
     const refused = conditions.find((c) => c.type === 'Denied' || c.type === 'Failed');
     if (refused) throw new BootstrapError(`certificate signing request ${name} is ${refused.type.toLowerCase()}: ${refused.reason ?? ''} ${refused.message ?? ''}`.trim());
@@ -122,7 +121,7 @@ export async function bootstrapClientCertificate(o: BootstrapOptions): Promise<s
   try {
     const { csrPem, keyPem } = await newCertificateRequest(o.nodeName);
     const name = `node-csr-${randomBytes(8).toString('hex')}`;
-    await client.resource<CertificateSigningRequest>(CSRS).create(
+    await client.resource<CertificateSigningRequest>(CERTIFICATE_SIGNING_REQUESTS).create(
       {
         apiVersion: 'certificates.k8s.io/v1',
         kind: 'CertificateSigningRequest',

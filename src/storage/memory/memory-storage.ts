@@ -1,7 +1,5 @@
-import { CompactedError, FutureRevisionError, UnavailableError, WatchClosedError } from '../errors.js';
-import { WatchHub } from '../fanout/watch-hub.js';
-import type { WatchSource } from '../fanout/watch-stream.js';
-import { WatchStream } from '../fanout/watch-stream.js';
+import { CompactedError, FutureRevisionError, UnavailableError } from '../errors.js';
+import { LocalWatches } from '../fanout/local-watches.js';
 import { lowerBound } from '../key-range.js';
 import type { DeleteResult, GetResult, KeyValue, ListOptions, ListResult, Storage, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
 import { EventLog } from './event-log.js';
@@ -21,20 +19,21 @@ export interface MemoryStorageOptions {
 export class MemoryStorage implements Storage {
   private readonly index = new KeyIndex();
   private readonly log = new EventLog();
-  private readonly hub = new WatchHub();
-  private readonly source: WatchSource;
+  private readonly watches: LocalWatches;
   private revision = 0;
   private compacted = 0;
   private closed = false;
 
   constructor(private readonly opts: MemoryStorageOptions = {}) {
-    this.source = {
-      hub: this.hub,
-      currentRevision: () => this.revision,
-      compactedRevision: () => this.compacted,
-      closedError: () => (this.closed ? new WatchClosedError('storage closed') : undefined),
-      readHistory: (prefix, from, to, limit) => this.log.read(prefix, from, to, limit),
-    };
+    this.watches = new LocalWatches(
+      {
+        currentRevision: () => this.revision,
+        compactedRevision: () => this.compacted,
+        closed: () => this.closed,
+        readHistory: (prefix, from, to, limit) => this.log.read(prefix, from, to, limit),
+      },
+      opts.watchBufferSize,
+    );
   }
 
   async currentRevision(): Promise<number> {
@@ -106,20 +105,11 @@ export class MemoryStorage implements Storage {
   }
 
   watch(prefix: string, opts: WatchOptions): AsyncIterable<WatchEvent> {
-    // Resolve "from now" at call time, so writes between watch() and the first pull are not missed.
-    const startRevision = opts.startRevision > 0 ? opts.startRevision : this.revision + 1;
-    return new WatchStream(this.source, {
-      prefix,
-      startRevision,
-      signal: opts.signal,
-      bufferSize: this.opts.watchBufferSize ?? 10_000,
-      onProgress: opts.onProgress,
-      progressIntervalMs: opts.progressIntervalMs,
-    });
+    return this.watches.watch(prefix, opts);
   }
 
   requestWatchProgress(): void {
-    this.hub.requestProgress();
+    this.watches.requestProgress();
   }
 
   async compact(revision: number): Promise<void> {
@@ -134,15 +124,14 @@ export class MemoryStorage implements Storage {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.hub.failAll(new WatchClosedError('storage closed'));
+    this.watches.close();
   }
 
   private commit(key: string, value: Uint8Array | undefined, revision: number, event: WatchEvent): void {
     this.index.append(key, { modRevision: revision, createRevision: value ? event.kv.createRevision : 0, value });
     this.log.append(event);
     this.revision = revision;
-    // Fan out before the writer's promise settles: an acknowledged write is already visible to watchers.
-    if (this.hub.size > 0) this.hub.publish([event]);
+    this.watches.publish(() => [event]);
   }
 
   private guardFailed(current: KeyValue | undefined): { succeeded: false; revision: number; current?: KeyValue } {

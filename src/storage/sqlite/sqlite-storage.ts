@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { CompactedError, FutureRevisionError, RequestTooLargeError, UnavailableError, WatchClosedError } from '../errors.js';
+import { CompactedError, FutureRevisionError, RequestTooLargeError, UnavailableError } from '../errors.js';
 import type { DeleteResult, GetResult, ListOptions, ListResult, Storage, StorageAlarm, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
 import type { WriteOp, WriteOpResult } from './apply-writes.js';
 import { WriteApplier } from './apply-writes.js';
@@ -8,9 +8,7 @@ import { HistoryQuery } from './history-query.js';
 import { ListQuery } from './list-query.js';
 import { rowEvent } from './log-row.js';
 import { openDatabase, readLastRevision } from './schema.js';
-import { WatchHub } from '../fanout/watch-hub.js';
-import type { WatchSource } from '../fanout/watch-stream.js';
-import { WatchStream } from '../fanout/watch-stream.js';
+import { LocalWatches } from '../fanout/local-watches.js';
 import { WriteBatcher } from './write-batcher.js';
 import { DEFAULT_QUOTA_BYTES, SpaceGuard } from './space-guard.js';
 import { FileIdentity } from './file-identity.js';
@@ -54,8 +52,7 @@ export interface SqliteStorageStats {
  * tracked in memory.
  */
 export class SqliteStorage implements Storage {
-  private readonly hub = new WatchHub();
-  private readonly source: WatchSource;
+  private readonly watches: LocalWatches;
   private revision: number;
   private closed = false;
   private transactions = 0;
@@ -90,13 +87,15 @@ export class SqliteStorage implements Storage {
       ...(opts.compactionChunkSize ? { chunkSize: opts.compactionChunkSize } : {}),
     });
     this.batcher = new WriteBatcher((ops) => this.commit(ops));
-    this.source = {
-      hub: this.hub,
-      currentRevision: () => this.revision,
-      compactedRevision: () => this.compactor.compactedRevision,
-      closedError: () => (this.closed ? new WatchClosedError('storage closed') : undefined),
-      readHistory: (prefix, from, to, limit) => this.history.read(prefix, from, to, limit),
-    };
+    this.watches = new LocalWatches(
+      {
+        currentRevision: () => this.revision,
+        compactedRevision: () => this.compactor.compactedRevision,
+        closed: () => this.closed,
+        readHistory: (prefix, from, to, limit) => this.history.read(prefix, from, to, limit),
+      },
+      opts.watchBufferSize,
+    );
   }
 
   async currentRevision(): Promise<number> {
@@ -142,20 +141,11 @@ export class SqliteStorage implements Storage {
   }
 
   watch(prefix: string, opts: WatchOptions): AsyncIterable<WatchEvent> {
-    // Resolve "from now" at call time, so writes between watch() and the first pull are not missed.
-    const startRevision = opts.startRevision > 0 ? opts.startRevision : this.revision + 1;
-    return new WatchStream(this.source, {
-      prefix,
-      startRevision,
-      signal: opts.signal,
-      bufferSize: this.opts.watchBufferSize ?? 10_000,
-      onProgress: opts.onProgress,
-      progressIntervalMs: opts.progressIntervalMs,
-    });
+    return this.watches.watch(prefix, opts);
   }
 
   requestWatchProgress(): void {
-    this.hub.requestProgress();
+    this.watches.requestProgress();
   }
 
   async compact(revision: number): Promise<void> {
@@ -200,7 +190,7 @@ export class SqliteStorage implements Storage {
     // Acknowledge what is queued before refusing more.
     this.batcher.close();
     this.closed = true;
-    this.hub.failAll(new WatchClosedError('storage closed'));
+    this.watches.close();
     await this.compactor.idle().catch(() => undefined);
     this.db.close();
   }
@@ -230,8 +220,7 @@ export class SqliteStorage implements Storage {
     this.transactions++;
     this.writes += ops.length;
     this.revision = batch.revision;
-    // Fan out before the writers' promises settle: an acknowledged write is already visible to watchers.
-    if (this.hub.size > 0) this.hub.publish(batch.rows.map(rowEvent));
+    this.watches.publish(() => batch.rows.map(rowEvent));
     return batch.results;
   }
 
