@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { realClock, type Clock } from '../base/clock.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ConfigMap, Node, Pod, PodStatus, Secret } from 'kubernetes-types/core/v1.js';
+import type { ConfigMap, Node, Pod, PodStatus, Secret, Service } from 'kubernetes-types/core/v1.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 import { EventRecorder } from '../client/events/event-recorder.js';
 
@@ -23,7 +23,8 @@ import { StreamingServer, type StreamTargets } from './server/streaming-server.j
 import { MirrorPods } from './static-pods/mirror-pods.js';
 import { isMirrorPod } from './static-pods/static-pod-manifest.js';
 import { StaticPodSource } from './static-pods/static-pod-source.js';
-import { CONFIG_MAPS, NODES, PODS, SECRETS } from '../api/resource-refs.js';
+import { CONFIG_MAPS, NODES, PODS, SECRETS, SERVICES } from '../api/resource-refs.js';
+import { serviceEnv } from './pod/service-env.js';
 import { podReferences } from '../api/pod-references.js';
 import { WatchBasedObjects } from './objects/watch-based-objects.js';
 import { TokenManager } from './objects/token-manager.js';
@@ -83,6 +84,9 @@ export class Kubelet {
 
     const podInformers = new SharedInformerFactory(client, { fieldSelector: `spec.nodeName=${nodeName}` });
     const pods = podInformers.forResource<Pod>(PODS);
+    // every Service, for the pods' service environment (KUBERNETES_SERVICE_HOST, …), as upstream's kubelet list-watches them
+    const serviceInformers = new SharedInformerFactory(client);
+    const services = serviceInformers.forResource<Service>(SERVICES);
     // as upstream's watch-based managers: one narrow watch per object a pod here refers to (what the Node authorizer allows)
     let onObjectChange = (_namespace: string): void => {};
     const configMaps = new WatchBasedObjects<ConfigMap>({
@@ -116,7 +120,14 @@ export class Kubelet {
         configMap: (ns, name) => configMaps.get(ns, name),
         secret: (ns, name) => secrets.get(ns, name),
         serviceAccountToken: (p, projection) => tokens.get(p, projection),
-        whenSynced: (p) => Promise.all([configMaps.whenSynced(p, OBJECT_SYNC_TIMEOUT_MS, signal), secrets.whenSynced(p, OBJECT_SYNC_TIMEOUT_MS, signal), tokens.refresh(p)]),
+        serviceEnv: (p) => serviceEnv(services.lister.list(), p.metadata?.namespace ?? 'default', p.spec?.enableServiceLinks !== false),
+        whenSynced: (p) =>
+          Promise.all([
+            configMaps.whenSynced(p, OBJECT_SYNC_TIMEOUT_MS, signal),
+            secrets.whenSynced(p, OBJECT_SYNC_TIMEOUT_MS, signal),
+            tokens.refresh(p),
+            services.hasSynced() || services.whenSynced(AbortSignal.any([signal, AbortSignal.timeout(OBJECT_SYNC_TIMEOUT_MS)])),
+          ]),
       },
       writeStatus: (pod, status) => this.writeStatus(pod, status),
       confirmDeletion: (pod) => this.confirmDeletion(pod),
@@ -216,6 +227,7 @@ export class Kubelet {
       },
     });
     podInformers.start(signal);
+    serviceInformers.start(signal);
     await Promise.all([
       ...heartbeats, manifestPath ? staticSource.run(signal) : undefined, manifestPath ? mirrors.run(signal) : undefined,
       workers.housekeeping(signal, () => pods.hasSynced()),
@@ -224,6 +236,7 @@ export class Kubelet {
     await workers.stop();
     await recorder.stop();
     await podInformers.shutdown();
+    await serviceInformers.shutdown();
     await Promise.all([configMaps.stop(), secrets.stop()]);
     await server.stop();
   }

@@ -7,6 +7,8 @@ export interface ObjectSource {
   secret(namespace: string, name: string): Secret | undefined;
   /** The bound token for a projected service-account token source of the pod, once fetched. */
   serviceAccountToken?(pod: Pod, projection: ServiceAccountTokenProjection): string | undefined;
+  /** The service environment of the pod (KUBERNETES_SERVICE_HOST, …), from the Services the kubelet watches. */
+  serviceEnv?(pod: Pod): Record<string, string>;
   /** Resolves once what the pod refers to has been read at least once (or a deadline passed). */
   whenSynced?(pod: Pod): Promise<unknown>;
 }
@@ -71,9 +73,14 @@ export interface EnvContext {
   allocatable: Record<string, string>;
 }
 
-/** The container's environment: envFrom first, then env in order (later wins), with $(VAR) expansion. */
+/**
+ * The container's environment: envFrom first, then env in order (later
+ * wins), with $(VAR) expansion; the service variables are under them all
+ * (a container's own value wins) and visible to the expansion, as upstream.
+ */
 export function containerEnv(container: Container, ctx: EnvContext): Record<string, string> {
   const ns = ctx.pod.metadata?.namespace ?? 'default';
+  const services = ctx.objects.serviceEnv?.(ctx.pod) ?? {};
   const env: Record<string, string> = {};
   for (const from of container.envFrom ?? []) {
     const prefix = from.prefix ?? '';
@@ -95,10 +102,10 @@ export function containerEnv(container: Container, ctx: EnvContext): Record<stri
     }
   }
   for (const e of container.env ?? []) {
-    const v = envValue(e, container, ctx, ns, env);
+    const v = envValue(e, container, ctx, ns, e.value !== undefined ? { ...services, ...env } : env);
     if (v !== undefined) env[e.name] = v;
   }
-  return env;
+  return { ...services, ...env };
 }
 
 function envValue(e: EnvVar, container: Container, ctx: EnvContext, ns: string, env: Record<string, string>): string | undefined {
