@@ -5,6 +5,8 @@ import type { Admission } from './admission/admission.js';
 import { AdmissionChain } from './admission/admission-chain.js';
 import { ADMISSION_PLUGINS, type AdmissionPluginFactory } from './admission/plugins.js';
 import type { ApiRegistry } from './api-registry.js';
+import type { WebhookConfigurations } from './admission/webhook/webhook-configurations.js';
+import type { Logger } from '../machinery/logger.js';
 import { AnonymousAuthenticator } from './authentication/anonymous.js';
 import { AuthenticatorChain, type Authenticator } from './authentication/authenticator.js';
 import { withUser } from './authentication/request-user.js';
@@ -21,6 +23,9 @@ import type { RequestInfo } from './request-info.js';
 /** What the pipeline's stages may read: the registry's stores (never storage directly). */
 export interface PipelineDeps {
   registry: ApiRegistry;
+  /** The admission webhook configurations, watched by the API server. */
+  webhooks?: WebhookConfigurations;
+  logger?: Logger;
 }
 
 /** How the API server's request pipeline is made; each list is in the order it runs. */
@@ -53,7 +58,7 @@ export class RequestPipeline {
   constructor(deps: PipelineDeps, opts: RequestPipelineOptions = {}) {
     this.authenticator = new AuthenticatorChain((opts.authenticators ?? DEFAULT_AUTHENTICATORS)(deps));
     this.authorizer = new AuthorizerChain((opts.authorizers ?? DEFAULT_AUTHORIZERS)(deps));
-    this.admission = new AdmissionChain((opts.admission ?? ADMISSION_PLUGINS).map((factory) => factory({ registry: deps.registry })));
+    this.admission = new AdmissionChain((opts.admission ?? ADMISSION_PLUGINS).map((factory) => factory({ registry: deps.registry, webhooks: deps.webhooks, logger: deps.logger })));
     this.audit = opts.audit ?? new Auditor();
   }
 

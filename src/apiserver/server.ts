@@ -13,6 +13,7 @@ import { ApiRegistry } from './api-registry.js';
 import { registerBuiltinResources } from './registry/builtin-resources.js';
 import { runCrdController } from './apiextensions/crd-controller.js';
 import { CustomResourceServing } from './apiextensions/custom-resource-serving.js';
+import { WebhookConfigurations } from './admission/webhook/webhook-configurations.js';
 import { serveDiscovery } from './discovery/serve-discovery.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handlePatch } from './handlers/patch.js';
@@ -118,6 +119,7 @@ export class ApiServer {
   private readonly apf: PriorityAndFairness | undefined;
   private readonly causes: WriteCauses;
   private readonly storage: Storage;
+  private readonly webhooks = new WebhookConfigurations();
 
   constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? realClock;
@@ -140,7 +142,7 @@ export class ApiServer {
       network: { serviceClusterIpRange: opts.serviceClusterIpRange ?? '10.96.0.0/12', nodePortRange: opts.nodePortRange ?? [30000, 32767] },
       clock: this.clock,
     });
-    this.pipeline = new RequestPipeline({ registry: this.registry }, opts.pipeline);
+    this.pipeline = new RequestPipeline({ registry: this.registry, webhooks: this.webhooks, logger: opts.logger }, opts.pipeline);
     this.reviews = (opts.reviews ?? ((d) => reviewHandlers({ ...d, authorizers: [] })))({ authorizer: this.pipeline.authorizer, registry: this.registry });
     this.watchSettings = {
       minRequestTimeoutSeconds: 1800,
@@ -189,6 +191,7 @@ export class ApiServer {
       onChange: (crd, name) => serving.sync(crd, name),
       deleteInstances: (crd) => serving.deleteAll(crd),
     });
+    this.webhooks.start(this.registry, this.opts.logger, this.stopping.signal);
     if (this.apf) {
       const flowControl = runFlowControlConfig({ registry: this.registry, apf: this.apf, logger: this.opts.logger, signal: this.stopping.signal });
       const crdController = this.controllers;
@@ -202,6 +205,7 @@ export class ApiServer {
     this.stopping.abort();
     await closeGracefully(this.server, { drainMs: 5000 });
     await this.controllers;
+    await this.webhooks.stopped();
   }
 
   private serve(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -13,7 +13,7 @@ import { EtcdStorage, EtcdUsageError, parseEtcdEndpoints } from '../storage/etcd
 import { Cacher } from '../storage/cacher/cacher.js';
 import type { Storage } from '../storage/storage.js';
 import { parseFlags, UsageError, type FlagSpec } from './flags.js';
-import { ADMISSION_PLUGINS } from '../apiserver/admission/plugins.js';
+import { BUILTIN_ADMISSION_PLUGINS, WEBHOOK_ADMISSION_PLUGINS } from '../apiserver/admission/plugins.js';
 import { AuthorizerChain } from '../apiserver/authorization/authorizer-chain.js';
 import {
   AUTHORIZATION_MODES,
@@ -235,12 +235,14 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
       },
       authorizers: () => authorizers,
       admission: [
-        ...ADMISSION_PLUGINS,
+        ...BUILTIN_ADMISSION_PLUGINS,
         // upstream's ServiceAccount admission (pods run as a service account, with a projected token); not in skiff/testing's server, which runs no service-account controller
         (deps) => new ServiceAccountAdmission(() => deps.registry.lookup('', 'v1', 'serviceaccounts')!),
         () => new RbacEscalationPrevention(rbac, () => authorizer),
         () => new CertificateApproval(() => authorizer),
         () => new CertificateSigning(() => authorizer),
+        // upstream runs the webhooks after every built-in plugin
+        ...WEBHOOK_ADMISSION_PLUGINS,
       ],
     },
     reviews: ({ registry }) =>

@@ -1,3 +1,4 @@
+import type { Logger } from '../../machinery/logger.js';
 import type { ApiRegistry } from '../api-registry.js';
 import type { AdmissionPlugin } from './admission.js';
 import { CertificateRequester, CertificateSubjectRestriction } from './certificates.js';
@@ -6,13 +7,29 @@ import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { NodeRestriction } from './node-restriction.js';
 import { PodSecurity } from './pod-security/pod-security.js';
 import { Priority } from './priority.js';
+import { MutatingAdmissionWebhook } from './webhook/mutating-webhook.js';
+import { ValidatingAdmissionWebhook } from './webhook/validating-webhook.js';
+import { WebhookConfigurations } from './webhook/webhook-configurations.js';
 
 /** What admission plugins may read: the registry's stores (never storage directly). */
 export interface AdmissionDeps {
   registry: ApiRegistry;
+  /** The admission webhook configurations the API server watches (an empty, unwatched set when absent). */
+  webhooks?: WebhookConfigurations;
+  logger?: Logger;
 }
 
 export type AdmissionPluginFactory = (deps: AdmissionDeps) => AdmissionPlugin;
+
+/**
+ * MutatingAdmissionWebhook and ValidatingAdmissionWebhook, which upstream
+ * runs after the built-in plugins (mutating webhooks see the object every
+ * built-in mutation made; validating webhooks come last but for quota).
+ */
+export const WEBHOOK_ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
+  (deps) => new MutatingAdmissionWebhook({ registry: deps.registry, webhooks: deps.webhooks ?? new WebhookConfigurations(), logger: deps.logger }),
+  (deps) => new ValidatingAdmissionWebhook({ registry: deps.registry, webhooks: deps.webhooks ?? new WebhookConfigurations(), logger: deps.logger }),
+];
 
 /**
  * The admission plugins the API server runs, in order (upstream's
@@ -21,7 +38,7 @@ export type AdmissionPluginFactory = (deps: AdmissionDeps) => AdmissionPlugin;
  * is one line here; it runs in the mutating chain if it has `admit`, in the
  * validating chain if it has `validate`.
  */
-export const ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
+export const BUILTIN_ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
   (deps) => new NamespaceLifecycle(() => deps.registry.namespaces),
   (deps) => new NodeRestriction({ pods: () => deps.registry.lookup('', 'v1', 'pods')!, nodes: () => deps.registry.lookup('', 'v1', 'nodes')! }),
   (deps) => new Priority(() => deps.registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!),
@@ -30,3 +47,6 @@ export const ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
   () => new CertificateRequester(),
   () => new CertificateSubjectRestriction(),
 ];
+
+/** The built-in plugins, then the webhooks: the default chain. */
+export const ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [...BUILTIN_ADMISSION_PLUGINS, ...WEBHOOK_ADMISSION_PLUGINS];

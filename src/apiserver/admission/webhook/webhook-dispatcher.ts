@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import type { MutatingWebhook, ValidatingWebhook } from 'kubernetes-types/admissionregistration/v1.js';
+import type { KubeObject } from '../../../api/object.js';
+import type { AdmissionRuleWithOperations } from '../../../api/validation/admission-registration.js';
+import { ApiError, badRequest, internalError, type StatusReason } from '../../../machinery/api-error.js';
+import type { Logger } from '../../../machinery/logger.js';
+import type { ApiRegistry } from '../../api-registry.js';
+import { resolveClientConfig } from '../../outbound/client-config.js';
+import { postJson } from '../../outbound/https-json-client.js';
+import type { AdmissionAttributes } from '../admission.js';
+import { admissionReview, InvalidAdmissionResponse, verifyAdmissionResponse, type AdmissionResult } from './admission-review.js';
+import type { ConfiguredWebhook, WebhookConfigurations } from './webhook-configurations.js';
+import { matchingTarget, namespaceMatches, objectMatches, type RuleTarget } from './webhook-match.js';
+
+/** Converts an object to another served version of its resource (CRD conversion); absent: only apiVersion changes. */
+export type ObjectConverter = (obj: KubeObject, group: string, version: string) => Promise<KubeObject>;
+
+export interface WebhookAdmissionDeps {
+  registry: ApiRegistry;
+  webhooks: WebhookConfigurations;
+  logger?: Logger;
+  convert?: ObjectConverter;
+}
+
+type Webhook = MutatingWebhook | ValidatingWebhook;
+
+/** A webhook that will be called for this request, and the version it sees the object in. */
+export interface Invocation<W extends Webhook = Webhook> {
+  hook: ConfiguredWebhook<W>;
+  target: RuleTarget;
+  kind: { group: string; version: string; kind: string };
+}
+
+/** Resources no admission webhook is ever called for, as upstream (so a bad webhook can always be removed). */
+const EXEMPT = new Set(['mutatingwebhookconfigurations', 'validatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings']);
+
+/**
+ * What both webhook admission plugins share: deciding which webhooks a
+ * request goes to (rules with matchPolicy, namespace and object selectors,
+ * dry run), calling one, and turning its answer or failure into upstream's
+ * errors under its failurePolicy.
+ */
+export class WebhookDispatcher {
+  constructor(private readonly deps: WebhookAdmissionDeps) {}
+
+  async invocations<W extends Webhook>(hooks: readonly ConfiguredWebhook<W>[], attrs: AdmissionAttributes): Promise<Invocation<W>[]> {
+    if (hooks.length === 0) return [];
+    if (attrs.resource.group === 'admissionregistration.k8s.io' && EXEMPT.has(attrs.resource.resource)) return [];
+    const request: RuleTarget = { ...attrs.resource, subresource: attrs.subresource };
+    let namespaceLabels: Promise<Record<string, string> | undefined> | undefined;
+    const out: Invocation<W>[] = [];
+    for (const hook of hooks) {
+      const w = hook.webhook;
+      const candidates = w.matchPolicy === 'Exact' ? [request] : [request, ...this.equivalents(request)];
+      const target = matchingTarget({ rules: w.rules as AdmissionRuleWithOperations[] | undefined }, attrs, candidates);
+      if (!target) continue;
+      if (w.namespaceSelector && attrs.namespace && !(attrs.resource.group === '' && attrs.resource.resource === 'namespaces')) {
+        namespaceLabels ??= this.namespaceLabels(attrs.namespace);
+      }
+      if (!namespaceMatches(w.namespaceSelector, attrs, namespaceLabels ? await namespaceLabels : undefined)) continue;
+      if (!objectMatches(w.objectSelector, attrs)) continue;
+      if (attrs.dryRun && (w.sideEffects === 'Unknown' || w.sideEffects === 'Some')) throw badRequest(`admission webhook "${w.name}" does not support dry run`);
+      const kind = target.version === request.version && target.group === request.group ? attrs.kind : { ...attrs.kind, group: target.group, version: target.version };
+      out.push({ hook, target, kind });
+    }
+    return out;
+  }
+
+  /** The object as the invocation's version shows it. */
+  async viewed(obj: KubeObject | undefined, inv: Invocation): Promise<KubeObject | undefined> {
+    if (!obj) return undefined;
+    const apiVersion = inv.target.group ? `${inv.target.group}/${inv.target.version}` : inv.target.version;
+    if (obj.apiVersion === apiVersion || inv.kind.kind !== obj.kind) return obj;
+    if (this.deps.convert) return this.deps.convert(obj, inv.target.group, inv.target.version);
+    return { ...obj, apiVersion };
+  }
+
+  /** Converts a patched object back to the request's version. */
+  async back(obj: KubeObject, attrs: AdmissionAttributes): Promise<KubeObject> {
+    const apiVersion = attrs.kind.group ? `${attrs.kind.group}/${attrs.kind.version}` : attrs.kind.version;
+    if (obj.apiVersion === apiVersion || !obj.apiVersion) return obj;
+    if (this.deps.convert) return this.deps.convert(obj, attrs.kind.group, attrs.kind.version);
+    return { ...obj, apiVersion };
+  }
+
+  /**
+   * Calls one webhook; undefined when the call failed and its failurePolicy
+   * is Ignore. A denial, or a failure under Fail, throws upstream's error.
+   */
+  async call(inv: Invocation, attrs: AdmissionAttributes, mutating: boolean): Promise<AdmissionResult | undefined> {
+    const w = inv.hook.webhook;
+    const uid = randomUUID();
+    let result: AdmissionResult;
+    try {
+      const [object, oldObject] = await Promise.all([this.viewed(attrs.object, inv), this.viewed(attrs.oldObject, inv)]);
+      const review = admissionReview(uid, attrs, { kind: inv.kind, resource: { group: inv.target.group, version: inv.target.version, resource: inv.target.resource }, subresource: inv.target.subresource }, { object, oldObject });
+      if (!(w.admissionReviewVersions ?? []).includes('v1')) throw new CallFailure(`webhook does not accept v1 AdmissionReview`);
+      const timeoutSeconds = w.timeoutSeconds ?? 10;
+      let target;
+      try {
+        target = await resolveClientConfig(this.deps.registry, w.clientConfig, timeoutSeconds);
+      } catch (err) {
+        throw new CallFailure(`failed to call webhook: ${errorText(err)}`);
+      }
+      let body: unknown;
+      try {
+        body = await postJson(target, review, timeoutSeconds * 1000);
+      } catch (err) {
+        throw new CallFailure(`failed to call webhook: ${errorText(err)}`);
+      }
+      try {
+        result = verifyAdmissionResponse(uid, mutating, body);
+      } catch (err) {
+        if (err instanceof InvalidAdmissionResponse) throw new CallFailure(`received invalid webhook response: ${err.message}`);
+        throw err;
+      }
+    } catch (err) {
+      if (!(err instanceof CallFailure)) throw err;
+      const message = `failed calling webhook "${w.name}": ${err.message}`;
+      if ((w.failurePolicy ?? 'Fail') === 'Ignore') {
+        this.deps.logger?.warn('admission webhook failed; ignored by its failurePolicy', { webhook: w.name, error: message });
+        return undefined;
+      }
+      throw internalError(message);
+    }
+    for (const warning of result.warnings) attrs.warn?.(warning);
+    if (!result.allowed) throw denial(w.name, result.status);
+    return result;
+  }
+
+  private equivalents(request: RuleTarget): RuleTarget[] {
+    return this.deps.registry
+      .resources()
+      .filter((r) => r.group === request.group && r.resource === request.resource && r.version !== request.version)
+      .map((r) => ({ group: r.group, version: r.version, resource: r.resource, subresource: request.subresource }));
+  }
+
+  private async namespaceLabels(namespace: string): Promise<Record<string, string> | undefined> {
+    const ns = await this.deps.registry.namespaces.get('', namespace).catch(() => undefined);
+    return ns?.metadata?.labels;
+  }
+}
+
+/** A webhook call that produced no usable answer; its text follows `failed calling webhook "x": `. */
+class CallFailure extends Error {}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Upstream's webhookerrors.ToStatusErr: the webhook's Status with the message prefixed by who denied it. */
+export function denial(name: string, status: AdmissionResult['status']): ApiError {
+  const deniedBy = `admission webhook "${name}" denied the request`;
+  const s = status ?? {};
+  const code = typeof s.code === 'number' && s.code >= 400 ? s.code : 400;
+  const message = s.message ? `${deniedBy}: ${s.message}` : s.reason ? `${deniedBy}: ${s.reason}` : `${deniedBy} without explanation`;
+  const details = typeof s.details === 'object' && s.details !== null ? (s.details as ApiError['details']) : undefined;
+  return new ApiError(code, (s.reason ?? 'Unknown') as StatusReason, message, details);
+}
