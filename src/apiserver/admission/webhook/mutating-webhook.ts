@@ -33,19 +33,22 @@ export class MutatingAdmissionWebhook implements MutatingAdmission {
     const info = this.deps.registry.lookup(attrs.resource.group, attrs.resource.version, attrs.resource.resource)?.info;
     if (attrs.object && info && !attrs.subresource) applyDefaults(attrs.object, info);
     const seenAfter = new Map<Invocation<MutatingWebhook>, string>();
-    for (const inv of invocations) {
-      await this.invoke(inv, attrs);
+    for (const [index, inv] of invocations.entries()) {
+      await this.invoke(inv, attrs, 0, index);
       if (inv.hook.webhook.reinvocationPolicy === 'IfNeeded') seenAfter.set(inv, JSON.stringify(attrs.object ?? null));
     }
     const final = JSON.stringify(attrs.object ?? null);
     for (const [inv, seen] of seenAfter) {
-      if (seen !== final) await this.invoke(inv, attrs);
+      if (seen !== final) await this.invoke(inv, attrs, 1, invocations.indexOf(inv));
     }
   }
 
-  private async invoke(inv: Invocation<MutatingWebhook>, attrs: AdmissionAttributes): Promise<void> {
+  private async invoke(inv: Invocation<MutatingWebhook>, attrs: AdmissionAttributes, round: number, index: number): Promise<void> {
     const result = await this.dispatcher.call(inv, attrs, true);
-    if (!result || result.patch === undefined || (Array.isArray(result.patch) && result.patch.length === 0)) return;
+    const mutated = Boolean(result?.patch !== undefined && !(Array.isArray(result.patch) && result.patch.length === 0));
+    // upstream's audit annotation of every mutating webhook call
+    if (result) attrs.addAuditAnnotation?.(`mutation.webhook.admission.k8s.io/round_${round}_index_${index}`, JSON.stringify({ configuration: inv.hook.configuration, webhook: inv.hook.webhook.name, mutated }));
+    if (!result || !mutated) return;
     const name = inv.hook.webhook.name;
     if (!attrs.object) throw internalError(`admission webhook "${name}" attempted to modify the object, which is not supported for this operation`);
     let patched: KubeObject;

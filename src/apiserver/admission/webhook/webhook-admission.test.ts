@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import type { ConfigMap } from 'kubernetes-types/core/v1.js';
+import type { MutatingWebhookConfiguration, ValidatingWebhookConfiguration } from 'kubernetes-types/admissionregistration/v1.js';
+import type { ConfigMap, Service } from 'kubernetes-types/core/v1.js';
 import { CONFIG_MAPS, builtinResource } from '../../../api/resource-refs.js';
 import { generateCertificateAuthority, issueCertificate } from '../../pki/issue-certificate.js';
 import { startTestApiServer, type TestApiServer } from '../../../testing/test-api-server.js';
@@ -89,7 +90,7 @@ describe('admission webhooks', () => {
   }
 
   it('a mutating webhook patches the object, selected by namespace; its warnings reach the client', async () => {
-    await api.client.resource(MUTATING).create({
+    await api.client.resource<MutatingWebhookConfiguration>(MUTATING).create({
       metadata: { name: 'label' },
       webhooks: [hook('label.example.com', { url: hooks.url('/label'), caBundle: hooks.caBundle }, { namespaceSelector: { matchLabels: { webhooks: 'on' } } })],
     });
@@ -108,7 +109,7 @@ describe('admission webhooks', () => {
   });
 
   it("a validating webhook's denial is upstream's message and code", async () => {
-    await api.client.resource(VALIDATING).create({ metadata: { name: 'deny' }, webhooks: [hook('deny.example.com', { url: hooks.url('/deny'), caBundle: hooks.caBundle })] });
+    await api.client.resource<ValidatingWebhookConfiguration>(VALIDATING).create({ metadata: { name: 'deny' }, webhooks: [hook('deny.example.com', { url: hooks.url('/deny'), caBundle: hooks.caBundle })] });
     const cms = api.client.resource<ConfigMap>(CONFIG_MAPS).namespace('plain');
     await until(async () => {
       try {
@@ -126,7 +127,7 @@ describe('admission webhooks', () => {
   });
 
   it('a webhook that answers garbage fails the request under Fail and is skipped under Ignore', async () => {
-    await api.client.resource(VALIDATING).create({
+    await api.client.resource<ValidatingWebhookConfiguration>(VALIDATING).create({
       metadata: { name: 'broken' },
       webhooks: [hook('garbage.example.com', { url: hooks.url('/garbage'), caBundle: hooks.caBundle }, { objectSelector: { matchLabels: { probe: 'garbage' } } })],
     });
@@ -148,7 +149,7 @@ describe('admission webhooks', () => {
   });
 
   it('an unknown CA fails the TLS handshake; timeouts follow timeoutSeconds', async () => {
-    await api.client.resource(VALIDATING).create({
+    await api.client.resource<ValidatingWebhookConfiguration>(VALIDATING).create({
       metadata: { name: 'tls' },
       webhooks: [
         hook('noca.example.com', { url: hooks.url('/deny') }, { objectSelector: { matchLabels: { probe: 'noca' } } }),
@@ -173,10 +174,10 @@ describe('admission webhooks', () => {
   });
 
   it('a service reference is reached through the Service (ExternalName here) with the name <svc>.<ns>.svc; IfNeeded reinvokes once', async () => {
-    await api.client.resource(builtinResource('services')).namespace('default').create({ metadata: { name: 'hooks' }, spec: { type: 'ExternalName', externalName: 'localhost', ports: [{ port: hooks.port }] } });
+    await api.client.resource<Service>(builtinResource('services')).namespace('default').create({ metadata: { name: 'hooks' }, spec: { type: 'ExternalName', externalName: 'localhost', ports: [{ port: hooks.port }] } });
     const service = (path: string) => ({ service: { namespace: 'default', name: 'hooks', path, port: hooks.port }, caBundle: hooks.caBundle });
     const selector = { objectSelector: { matchLabels: { probe: 'svc' } } };
-    await api.client.resource(MUTATING).create({
+    await api.client.resource<MutatingWebhookConfiguration>(MUTATING).create({
       metadata: { name: 'svc' },
       // a-first sees the object before b-second changes it, so it is called again
       webhooks: [hook('a-first.example.com', service('/count'), { ...selector, reinvocationPolicy: 'IfNeeded' }), hook('b-second.example.com', service('/label'), selector)],

@@ -124,6 +124,8 @@ export class WebhookDispatcher {
       throw internalError(message);
     }
     for (const warning of result.warnings) attrs.warn?.(warning);
+    // the webhook's own audit annotations, keyed under its name as upstream
+    for (const [key, value] of Object.entries(result.auditAnnotations)) attrs.addAuditAnnotation?.(`${w.name}/${key}`, String(value));
     if (!result.allowed) throw denial(w.name, result.status);
     return result;
   }
