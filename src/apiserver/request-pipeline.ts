@@ -6,6 +6,7 @@ import { AdmissionChain } from './admission/admission-chain.js';
 import { ADMISSION_PLUGINS, type AdmissionPluginFactory } from './admission/plugins.js';
 import type { ApiRegistry } from './api-registry.js';
 import type { WebhookConfigurations } from './admission/webhook/webhook-configurations.js';
+import type { ObjectConverter } from './admission/webhook/webhook-dispatcher.js';
 import type { Logger } from '../machinery/logger.js';
 import { AnonymousAuthenticator } from './authentication/anonymous.js';
 import { AuthenticatorChain, type Authenticator } from './authentication/authenticator.js';
@@ -26,6 +27,8 @@ export interface PipelineDeps {
   /** The admission webhook configurations, watched by the API server. */
   webhooks?: WebhookConfigurations;
   logger?: Logger;
+  /** Converts a custom resource between its CRD's versions (for webhooks matched through another version). */
+  convert?: ObjectConverter;
 }
 
 /** How the API server's request pipeline is made; each list is in the order it runs. */
@@ -58,7 +61,7 @@ export class RequestPipeline {
   constructor(deps: PipelineDeps, opts: RequestPipelineOptions = {}) {
     this.authenticator = new AuthenticatorChain((opts.authenticators ?? DEFAULT_AUTHENTICATORS)(deps));
     this.authorizer = new AuthorizerChain((opts.authorizers ?? DEFAULT_AUTHORIZERS)(deps));
-    this.admission = new AdmissionChain((opts.admission ?? ADMISSION_PLUGINS).map((factory) => factory({ registry: deps.registry, webhooks: deps.webhooks, logger: deps.logger })));
+    this.admission = new AdmissionChain((opts.admission ?? ADMISSION_PLUGINS).map((factory) => factory({ registry: deps.registry, webhooks: deps.webhooks, logger: deps.logger, convert: deps.convert })));
     this.audit = opts.audit ?? new Auditor();
   }
 

@@ -120,6 +120,7 @@ export class ApiServer {
   private readonly causes: WriteCauses;
   private readonly storage: Storage;
   private readonly webhooks = new WebhookConfigurations();
+  private readonly serving: CustomResourceServing;
 
   constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? realClock;
@@ -142,7 +143,9 @@ export class ApiServer {
       network: { serviceClusterIpRange: opts.serviceClusterIpRange ?? '10.96.0.0/12', nodePortRange: opts.nodePortRange ?? [30000, 32767] },
       clock: this.clock,
     });
-    this.pipeline = new RequestPipeline({ registry: this.registry, webhooks: this.webhooks, logger: opts.logger }, opts.pipeline);
+    this.serving = new CustomResourceServing({ registry: this.registry, storage: this.storage, clock: this.clock });
+    const serving = this.serving;
+    this.pipeline = new RequestPipeline({ registry: this.registry, webhooks: this.webhooks, logger: opts.logger, convert: (obj, group, version) => serving.convert(obj, group, version) }, opts.pipeline);
     this.reviews = (opts.reviews ?? ((d) => reviewHandlers({ ...d, authorizers: [] })))({ authorizer: this.pipeline.authorizer, registry: this.registry });
     this.watchSettings = {
       minRequestTimeoutSeconds: 1800,
@@ -182,7 +185,7 @@ export class ApiServer {
   async start(): Promise<number> {
     const port = await listen(this.server, this.opts.port, this.opts.bindAddress);
     const crds = this.registry.lookup('apiextensions.k8s.io', 'v1', 'customresourcedefinitions')!;
-    const serving = new CustomResourceServing({ registry: this.registry, storage: this.storage, clock: this.clock });
+    const serving = this.serving;
     this.controllers = runCrdController({
       store: crds,
       logger: this.opts.logger,

@@ -10,6 +10,7 @@ import { Priority } from './priority.js';
 import { MutatingAdmissionWebhook } from './webhook/mutating-webhook.js';
 import { ValidatingAdmissionWebhook } from './webhook/validating-webhook.js';
 import { WebhookConfigurations } from './webhook/webhook-configurations.js';
+import type { ObjectConverter } from './webhook/webhook-dispatcher.js';
 
 /** What admission plugins may read: the registry's stores (never storage directly). */
 export interface AdmissionDeps {
@@ -17,6 +18,8 @@ export interface AdmissionDeps {
   /** The admission webhook configurations the API server watches (an empty, unwatched set when absent). */
   webhooks?: WebhookConfigurations;
   logger?: Logger;
+  /** Converts a custom resource between its CRD's versions. */
+  convert?: ObjectConverter;
 }
 
 export type AdmissionPluginFactory = (deps: AdmissionDeps) => AdmissionPlugin;
@@ -27,8 +30,8 @@ export type AdmissionPluginFactory = (deps: AdmissionDeps) => AdmissionPlugin;
  * built-in mutation made; validating webhooks come last but for quota).
  */
 export const WEBHOOK_ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
-  (deps) => new MutatingAdmissionWebhook({ registry: deps.registry, webhooks: deps.webhooks ?? new WebhookConfigurations(), logger: deps.logger }),
-  (deps) => new ValidatingAdmissionWebhook({ registry: deps.registry, webhooks: deps.webhooks ?? new WebhookConfigurations(), logger: deps.logger }),
+  (deps) => new MutatingAdmissionWebhook({ registry: deps.registry, webhooks: deps.webhooks ?? new WebhookConfigurations(), logger: deps.logger, convert: deps.convert }),
+  (deps) => new ValidatingAdmissionWebhook({ registry: deps.registry, webhooks: deps.webhooks ?? new WebhookConfigurations(), logger: deps.logger, convert: deps.convert }),
 ];
 
 /**

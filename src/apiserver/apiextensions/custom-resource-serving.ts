@@ -9,6 +9,9 @@ import { customResourceTable } from './custom-resource-table.js';
 import { versionSchema } from './schema/json-schema.js';
 import { prune } from './schema/pruning.js';
 import type { KubeObject } from '../../api/object.js';
+import { compareKubeAwareVersions } from '../../api/version-priority.js';
+import { crdConverter } from './crd-converter.js';
+import { ConvertingStorage } from './converting-storage.js';
 import type { Clock } from '../../base/clock.js';
 
 /** Facts handlers need about a custom resource beyond its ResourceInfo. */
@@ -38,10 +41,13 @@ export function customResourceUnknownFields(obj: KubeObject, f: CustomResourceFa
  */
 export class CustomResourceServing {
   private readonly served = new Map<string, ResourceInfo[]>();
+  private readonly crds = new Map<string, CustomResourceDefinition>();
 
   constructor(private readonly opts: { registry: ApiRegistry; storage: Storage; clock?: Clock }) {}
 
   sync(crd: CustomResourceDefinition | undefined, name: string): void {
+    if (crd) this.crds.set(name, crd);
+    else this.crds.delete(name);
     for (const info of this.served.get(name) ?? []) this.opts.registry.remove(info.group, info.version, info.resource);
     this.served.delete(name);
     if (!crd || crd.metadata?.deletionTimestamp || !isEstablished(crd)) return;
@@ -71,38 +77,53 @@ export class CustomResourceServing {
     return left;
   }
 
-  /** The store of the storage version (served versions other than it are not served yet). */
-  private storesFor(crd: CustomResourceDefinition, evenUnserved = false): RegistryStore[] {
+  /**
+   * One store per served version (all under the same keys); with several
+   * versions each reads and writes through a ConvertingStorage, so objects
+   * are stored in the storage version and served in the requested one.
+   * `storageOnly` gives just the storage version's store (for cleanup).
+   */
+  private storesFor(crd: CustomResourceDefinition, storageOnly = false): RegistryStore[] {
     const names = crd.status?.acceptedNames;
-    const version = crd.spec.versions.find((v) => v.storage);
-    if (!names?.plural || !names.kind || !version || (!version.served && !evenUnserved)) return [];
-    const subresources = [version.subresources?.status ? 'status' : '', version.subresources?.scale ? 'scale' : ''].filter(Boolean);
-    const info: ResourceInfo = {
-      group: crd.spec.group,
-      version: version.name,
-      kind: names.kind,
-      listKind: names.listKind ?? `${names.kind}List`,
-      resource: names.plural,
-      singular: names.singular ?? names.kind.toLowerCase(),
-      namespaced: crd.spec.scope === 'Namespaced',
-      shortNames: names.shortNames ?? [],
-      categories: names.categories ?? [],
-      subresources,
-      verbs: ALL_VERBS,
-    };
-    facts.set(info, { version });
+    const storage = crd.spec.versions.find((v) => v.storage);
+    if (!names?.plural || !names.kind || !storage) return [];
+    const versions = storageOnly ? [storage] : crd.spec.versions.filter((v) => v.served).sort((a, b) => compareKubeAwareVersions(a.name, b.name));
+    const convert = crd.spec.versions.length > 1 ? crdConverter(crd, this.opts.registry) : undefined;
     const keyRoot = `/registry/${crd.spec.group}/${names.plural}/`;
-    return [
-      new RegistryStore({
+    return versions.map((version) => {
+      const subresources = [version.subresources?.status ? 'status' : '', version.subresources?.scale ? 'scale' : ''].filter(Boolean);
+      const info: ResourceInfo = {
+        group: crd.spec.group,
+        version: version.name,
+        kind: names.kind,
+        listKind: names.listKind ?? `${names.kind}List`,
+        resource: names.plural,
+        singular: names.singular ?? names.kind.toLowerCase(),
+        namespaced: crd.spec.scope === 'Namespaced',
+        shortNames: names.shortNames ?? [],
+        categories: names.categories ?? [],
+        subresources,
+        verbs: ALL_VERBS,
+      };
+      facts.set(info, { version });
+      return new RegistryStore({
         info,
-        storage: this.opts.storage,
+        storage: convert ? new ConvertingStorage(this.opts.storage, convert, version.name, storage.name) : this.opts.storage,
         strategy: customResourceStrategy(info, version),
         keyRoot,
         clock: this.opts.clock,
         table: customResourceTable(version.additionalPrinterColumns),
         models: customResourceModels(info, version),
-      }),
-    ];
+      });
+    });
+  }
+
+  /** Converts a custom resource to another served version of its CRD (admission webhooks' matchPolicy Equivalent). */
+  async convert(obj: KubeObject, group: string, version: string): Promise<KubeObject> {
+    const crd = [...this.crds.values()].find((c) => c.spec.group === group && c.status?.acceptedNames?.kind === obj.kind);
+    if (!crd || crd.spec.versions.length < 2) return { ...obj, apiVersion: `${group}/${version}` };
+    const [converted] = await crdConverter(crd, this.opts.registry)([obj], version);
+    return converted;
   }
 }
 

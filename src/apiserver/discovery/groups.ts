@@ -1,5 +1,6 @@
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { GROUP_ORDER } from '../../api/resources.js';
+import { compareKubeAwareVersions } from '../../api/version-priority.js';
 
 export interface GroupVersions {
   group: string;
@@ -16,6 +17,8 @@ export function servedGroups(resources: readonly ResourceInfo[]): GroupVersions[
     if (!v) g.versions.push((v = { version: r.version, resources: [] }));
     v.resources.push(r);
   }
+  // a group's versions by priority (the first is the preferred one), as upstream
+  for (const g of groups.values()) g.versions.sort((a, b) => compareKubeAwareVersions(a.version, b.version));
   // built-in groups in their order, then the others (custom resources) by name
   const rank = (g: string) => (GROUP_ORDER.includes(g) ? GROUP_ORDER.indexOf(g) : GROUP_ORDER.length);
   return [...groups.values()].sort((a, b) => rank(a.group) - rank(b.group) || a.group.localeCompare(b.group));
