@@ -46,6 +46,7 @@ export const EVENTS_V1 = builtinResource('events', 'events.k8s.io');
 export const POD_DISRUPTION_BUDGETS = builtinResource('poddisruptionbudgets', 'policy');
 export const CERTIFICATE_SIGNING_REQUESTS = builtinResource('certificatesigningrequests', 'certificates.k8s.io');
 export const SUBJECT_ACCESS_REVIEWS = builtinResource('subjectaccessreviews', 'authorization.k8s.io');
+export const TOKEN_REVIEWS = builtinResource('tokenreviews', 'authentication.k8s.io');
 export const CLUSTER_ROLES = builtinResource('clusterroles', 'rbac.authorization.k8s.io');
 export const CLUSTER_ROLE_BINDINGS = builtinResource('clusterrolebindings', 'rbac.authorization.k8s.io');
 export const ROLES = builtinResource('roles', 'rbac.authorization.k8s.io');

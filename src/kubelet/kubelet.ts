@@ -18,6 +18,7 @@ import { ImagePuller } from './images/image-puller.js';
 import { NodeImages } from './node/node-images.js';
 import { hasImageService, type Runtime } from './runtime/runtime.js';
 import { KubeletServer } from './server/kubelet-server.js';
+import { KubeletAuth } from './server/kubelet-auth.js';
 import { selfSignedServingCert } from './server/serving-cert.js';
 import { StreamingServer, type StreamTargets } from './server/streaming-server.js';
 import { MirrorPods } from './static-pods/mirror-pods.js';
@@ -50,11 +51,12 @@ export interface KubeletOptions {
   /** Static pod manifests (a directory or one file); default `<rootDir>/manifests`, '' turns the file source off. */
   podManifestPath?: string;
   /**
-   * CA bundle whose client certificates may call the kubelet server (upstream's
-   * --client-ca-file); the API server presents one for logs, exec, attach and
-   * port-forward. Without it the server answers anyone.
+   * CA bundle whose client certificates authenticate callers of the kubelet
+   * server (upstream's --client-ca-file); the API server presents one for
+   * logs, exec, attach and port-forward. Required: the kubelet serves nobody
+   * it cannot authenticate.
    */
-  clientCA?: string;
+  clientCA: string;
   /**
    * Configures the pod network for the node's `spec.podCIDR`; the kubelet
    * waits for the node IPAM controller to assign one before running pods.
@@ -140,6 +142,8 @@ export class Kubelet {
 
     const tls = { ...(await selfSignedServingCert(info.hostname, [hostIP, '127.0.0.1', nodeName])), ca: this.opts.clientCA };
     const server = new KubeletServer({
+      nodeName,
+      auth: new KubeletAuth({ client, nodeName, clock: this.opts.clock }),
       bindAddress: this.opts.bindAddress,
       port: this.opts.port,
       tls,

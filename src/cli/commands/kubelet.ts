@@ -127,6 +127,8 @@ export const command: ComponentCommand = {
     ctx.logger.info('kubelet starting', { node: nodeName, rootDir, healthPort: hp, runtime: `${runtime.version().runtimeName} ${runtime.version().runtimeVersion}` });
     // callers of the kubelet server (the API server) must hold a certificate from the cluster CA
     const clientCA = str('client-ca-file') ? readFileSync(str('client-ca-file'), 'utf8') : caOf(loadKubeconfig(kubeconfig).ca);
+    // as the issue asks of upstream's kubelet: no client CA, no server, rather than one that answers anyone
+    if (!clientCA) throw new UsageError('the kubelet API needs a client CA: pass --client-ca-file (or a kubeconfig that names the cluster CA)');
     const kubelet = new Kubelet({
       clientCA,
       podManifestPath: str('pod-manifest-path') || undefined,

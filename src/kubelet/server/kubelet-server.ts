@@ -4,9 +4,9 @@ import type { MetricsRegistry } from '../../base/metrics/registry.js';
 import { serveHealth, serveMetrics } from '../../base/http/health.js';
 import { closeGracefully, listen } from '../../base/http/listen.js';
 import type { Duplex } from 'node:stream';
-import type { TLSSocket } from 'node:tls';
 import { LogQueryError, parseLogOptions, streamLogs } from './container-logs.js';
 import type { StreamingServer } from './streaming-server.js';
+import { kubeletForbiddenMessage, kubeletRequestAttributes, type KubeletAuth } from './kubelet-auth.js';
 
 /** Where a container's log lives; undefined if the pod or container is unknown here. */
 export type LogLocator = (namespace: string, pod: string, container: string | undefined, previous: boolean) => { path: string; running: () => boolean } | undefined | { error: string };
@@ -14,7 +14,11 @@ export type LogLocator = (namespace: string, pod: string, container: string | un
 export interface KubeletServerOptions {
   bindAddress: string;
   port: number;
-  tls: { cert: string; key: string; ca?: string };
+  /** The serving certificate and the CA whose client certificates authenticate callers (required, as upstream's --client-ca-file). */
+  tls: { cert: string; key: string; ca: string };
+  nodeName: string;
+  /** Authenticates (certificate or TokenReview) and authorizes (SubjectAccessReview) every request. */
+  auth: Pick<KubeletAuth, 'authenticate' | 'authorize'>;
   metrics: MetricsRegistry;
   locateLog: LogLocator;
   /** Running pods as a PodList (upstream's /pods). */
@@ -27,14 +31,16 @@ export interface KubeletServerOptions {
  * The kubelet's HTTPS API: /healthz, /metrics, /pods and
  * /containerLogs/<namespace>/<pod>/<container>, which the API server proxies
  * for `pods/log`, and the exec, attach and portForward upgrades (see
- * StreamingServer). Client certificates are requested and, when a CA is given,
- * must chain to it.
+ * StreamingServer). Every request is authenticated (a client certificate
+ * from the client CA, or a bearer token through a TokenReview) and
+ * authorized (a SubjectAccessReview on nodes/proxy, nodes/stats,
+ * nodes/metrics, nodes/log of this node), as upstream's kubelet: 401 or 403.
  */
 export class KubeletServer {
   private readonly server: https.Server;
 
   constructor(private readonly opts: KubeletServerOptions) {
-    this.server = https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ...(opts.tls.ca ? { ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false } : {}) }, (req, res) => void this.handle(req, res));
+    this.server = https.createServer({ cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.ca, requestCert: true, rejectUnauthorized: false }, (req, res) => void this.handle(req, res));
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.upgrade(req, socket, head));
   }
 
@@ -46,11 +52,31 @@ export class KubeletServer {
     return closeGracefully(this.server, { drainMs: 0 });
   }
 
+  /** Upstream's auth filter: undefined when the request may go on, else the refusal (401, 403, or 500 when the API server cannot be asked). */
+  private async check(req: IncomingMessage, path: string): Promise<{ code: number; message: string } | undefined> {
+    let user;
+    try {
+      user = await this.opts.auth.authenticate(req);
+    } catch {
+      return { code: 401, message: 'Unauthorized\n' };
+    }
+    if (!user) return { code: 401, message: 'Unauthorized\n' };
+    const attrs = kubeletRequestAttributes(this.opts.nodeName, req.method ?? 'GET', path);
+    try {
+      const { allowed } = await this.opts.auth.authorize(user, attrs);
+      if (!allowed) return { code: 403, message: `${kubeletForbiddenMessage(user, attrs)}\n` };
+    } catch {
+      return { code: 500, message: `Authorization error (user=${user.username}, verb=${attrs.verb}, resource=${attrs.resource}, subresource=${attrs.subresource})\n` };
+    }
+    return undefined;
+  }
+
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
     const path = new URL(req.url ?? '/', 'https://kubelet').pathname;
     try {
-      if (this.opts.tls.ca && !(req.socket as TLSSocket).authorized) return rawError(socket, 401, 'Unauthorized');
+      const refused = await this.check(req, path);
+      if (refused) return rawError(socket, refused.code, refused.message);
       if (!this.opts.streaming?.handles(path)) return rawError(socket, 404, '404 page not found');
       await this.opts.streaming.upgrade(req, socket, head);
     } catch (err) {
@@ -62,10 +88,8 @@ export class KubeletServer {
     const url = new URL(req.url ?? '/', 'https://kubelet');
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     try {
-      if (this.opts.tls.ca) {
-        const sock = req.socket as import('node:tls').TLSSocket;
-        if (!sock.authorized && parts[0] !== 'healthz') return text(res, 401, 'Unauthorized\n');
-      }
+      const refused = await this.check(req, url.pathname);
+      if (refused) return text(res, refused.code, refused.message);
       if (parts[0] === 'healthz') return await serveHealth(res, '/healthz', url.searchParams, {});
       if (parts[0] === 'metrics') return await serveMetrics(res, this.opts.metrics);
       if (parts[0] === 'pods' && parts.length === 1) return text(res, 200, JSON.stringify(this.opts.pods()), 'application/json');
