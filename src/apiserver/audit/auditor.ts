@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { realClock, type Clock } from '../../base/clock.js';
 import type { UserInfo } from '../authentication/user-info.js';
 import type { RequestInfo } from '../request-info.js';
 import { isLongRunning } from '../filters/long-running.js';
@@ -11,7 +12,8 @@ export interface AuditorOptions {
   /** The policy; undefined (no --audit-policy-file): nothing is recorded, as upstream. */
   evaluator?: PolicyRuleEvaluator;
   sink?: AuditSink;
-  now?: () => Date;
+  /** Event timestamps (default the real clock). */
+  clock?: Clock;
 }
 
 const AUDIT_ID_HEADER = 'Audit-Id';
@@ -24,10 +26,10 @@ const AUDIT_ID_HEADER = 'Audit-Id';
  * ResponseComplete (or Panic) when the request ends.
  */
 export class Auditor {
-  private readonly now: () => Date;
+  private readonly clock: Clock;
 
   constructor(private readonly opts: AuditorOptions = {}) {
-    this.now = opts.now ?? (() => new Date());
+    this.clock = opts.clock ?? realClock;
   }
 
   get enabled(): boolean {
@@ -103,7 +105,7 @@ export class Auditor {
     const attrs = auditAttributes(info, verb, user);
     const config = evaluator(attrs);
     if (config.level === 'None') return undefined;
-    const received = this.now();
+    const received = new Date(this.clock.now());
     const userAgent = req.headers['user-agent'];
     return new RequestAudit(
       {
@@ -121,7 +123,7 @@ export class Auditor {
       },
       config,
       sink,
-      () => microTime(this.now()),
+      () => microTime(new Date(this.clock.now())),
     );
   }
 }

@@ -24,7 +24,7 @@ describe('RotatingFileWriter', () => {
     const path = join(dir, 'audit.log');
     let t = Date.parse('2026-11-24T09:00:00.000Z');
     const errors: Error[] = [];
-    const w = new RotatingFileWriter({ path, maxSizeBytes: 100, maxBackups: 2, maxAgeDays: 0, now: () => new Date((t += 1000)), onError: (e) => errors.push(e) });
+    const w = new RotatingFileWriter({ path, maxSizeBytes: 100, maxBackups: 2, maxAgeDays: 0, clock: { now: () => (t += 1000) }, onError: (e) => errors.push(e) });
     const line = (i: number) => `${JSON.stringify({ i, pad: 'x'.repeat(20) })}\n`; // 39 bytes
     for (let i = 0; i < 10; i++) w.write(line(i));
     await w.flush();
@@ -60,7 +60,7 @@ describe('RotatingFileWriter', () => {
     await writeFile(backupName(path, new Date(now - 3 * 86_400_000)), 'old\n');
     await writeFile(backupName(path, new Date(now - 3_600_000)), 'recent\n');
     await writeFile(join(dir, 'unrelated.log'), 'keep\n');
-    const w = new RotatingFileWriter({ path, maxSizeBytes: 10, maxBackups: 0, maxAgeDays: 2, now: () => new Date(now), onError: () => {} });
+    const w = new RotatingFileWriter({ path, maxSizeBytes: 10, maxBackups: 0, maxAgeDays: 2, clock: { now: () => now }, onError: () => {} });
     w.write('12345678\n');
     w.write('abcdefgh\n');
     await w.close();

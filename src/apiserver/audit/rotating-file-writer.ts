@@ -1,5 +1,6 @@
 import { open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
+import { realClock, type Clock } from '../../base/clock.js';
 
 /** Where audit lines go; write never blocks, flush waits for what was written so far. */
 export interface LineWriter {
@@ -16,7 +17,8 @@ export interface RotatingFileOptions {
   maxBackups: number;
   /** Days old files are kept, by the time in their name (0: forever). */
   maxAgeDays: number;
-  now?: () => Date;
+  /** Backup names and ages (default the real clock). */
+  clock?: Pick<Clock, 'now'>;
   /** A failed write or rotation; the lines are dropped, the server goes on. */
   onError: (err: Error) => void;
   /** Lines waiting beyond this many bytes are dropped rather than held (default 64 MiB). */
@@ -42,11 +44,11 @@ export class RotatingFileWriter implements LineWriter {
   private size = 0;
   private dropped = 0;
   private readonly maxSize: number;
-  private readonly now: () => Date;
+  private readonly clock: Pick<Clock, 'now'>;
 
   constructor(private readonly opts: RotatingFileOptions) {
     this.maxSize = opts.maxSizeBytes > 0 ? opts.maxSizeBytes : DEFAULT_MAX_SIZE;
-    this.now = opts.now ?? (() => new Date());
+    this.clock = opts.clock ?? realClock;
   }
 
   write(line: string): void {
@@ -135,7 +137,7 @@ export class RotatingFileWriter implements LineWriter {
 
   /** `<name>-<time>.<ext>`; a later millisecond when rotations come faster than that. */
   private async freeBackupName(): Promise<string> {
-    for (let t = this.now().getTime(); ; t++) {
+    for (let t = this.clock.now(); ; t++) {
       const candidate = backupName(this.opts.path, new Date(t));
       try {
         await stat(candidate);
@@ -149,7 +151,7 @@ export class RotatingFileWriter implements LineWriter {
     const { maxBackups, maxAgeDays } = this.opts;
     if (maxBackups <= 0 && maxAgeDays <= 0) return;
     const backups = await listBackups(this.opts.path);
-    const cutoff = this.now().getTime() - maxAgeDays * DAY_MS;
+    const cutoff = this.clock.now() - maxAgeDays * DAY_MS;
     const doomed = backups.filter((b, i) => (maxBackups > 0 && i >= maxBackups) || (maxAgeDays > 0 && b.time < cutoff));
     for (const b of doomed) await rm(b.path, { force: true });
   }
