@@ -50,6 +50,8 @@ export const RESOURCES: readonly ResourceInfo[] = [
   ...group('admissionregistration.k8s.io', 'v1', [
     { kind: 'MutatingWebhookConfiguration', resource: 'mutatingwebhookconfigurations', namespaced: false, categories: ['api-extensions'] },
     { kind: 'ValidatingWebhookConfiguration', resource: 'validatingwebhookconfigurations', namespaced: false, categories: ['api-extensions'] },
+    { kind: 'ValidatingAdmissionPolicy', resource: 'validatingadmissionpolicies', namespaced: false, categories: ['api-extensions'], subresources: ['status'] },
+    { kind: 'ValidatingAdmissionPolicyBinding', resource: 'validatingadmissionpolicybindings', namespaced: false, categories: ['api-extensions'] },
   ]),
   ...group('apiextensions.k8s.io', 'v1', [
     { kind: 'CustomResourceDefinition', resource: 'customresourcedefinitions', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] },

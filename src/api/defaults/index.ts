@@ -1,6 +1,7 @@
 import type { KubeObject } from '../object.js';
 import type { ResourceInfo } from '../resource-info.js';
 import { setMutatingWebhookConfigurationDefaults, setValidatingWebhookConfigurationDefaults } from './admission-registration.js';
+import { setValidatingAdmissionPolicyBindingDefaults, setValidatingAdmissionPolicyDefaults } from './admission-policy.js';
 import { setCronJobDefaults, setJobDefaults } from './batch.js';
 import {
   setEndpointSliceDefaults,
@@ -38,6 +39,8 @@ const DEFAULTERS: Record<string, Defaulter> = {
   '/ReplicationController': setReplicationControllerDefaults,
   'admissionregistration.k8s.io/MutatingWebhookConfiguration': setMutatingWebhookConfigurationDefaults,
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': setValidatingWebhookConfigurationDefaults,
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy': setValidatingAdmissionPolicyDefaults,
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': setValidatingAdmissionPolicyBindingDefaults,
   'apps/Deployment': setDeploymentDefaults,
   'apps/ReplicaSet': setReplicaSetDefaults,
   'apps/StatefulSet': setStatefulSetDefaults,

@@ -42,6 +42,8 @@ const EXPECTED_AFTER_METADATA: Record<string, string> = {
   // webhooks is omitempty
   'admissionregistration.k8s.io/MutatingWebhookConfiguration': '',
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': '',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy': '"spec":{},"status":{}',
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': '"spec":{}',
   'apps/Deployment': `"spec":{"selector":null,"template":${POD_TEMPLATE},"strategy":{}},"status":{}`,
   'apps/ReplicaSet': `"spec":{"selector":null,"template":${POD_TEMPLATE}},"status":{"replicas":0}`,
   // serviceName became optional (omitempty) when StatefulSets could run without a governing Service

@@ -11,6 +11,8 @@ import { MutatingAdmissionWebhook } from './webhook/mutating-webhook.js';
 import { ValidatingAdmissionWebhook } from './webhook/validating-webhook.js';
 import { WebhookConfigurations } from './webhook/webhook-configurations.js';
 import type { ObjectConverter } from './webhook/webhook-dispatcher.js';
+import { ValidatingAdmissionPolicyPlugin } from './policy/validating-admission-policy.js';
+import { realClock } from '../../base/clock.js';
 
 /** What admission plugins may read: the registry's stores (never storage directly). */
 export interface AdmissionDeps {
@@ -49,6 +51,7 @@ export const BUILTIN_ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
   (deps) => new PodSecurity({ namespaces: () => deps.registry.namespaces, pods: () => deps.registry.lookup('', 'v1', 'pods')! }),
   () => new CertificateRequester(),
   () => new CertificateSubjectRestriction(),
+  (deps) => new ValidatingAdmissionPolicyPlugin(() => deps.registry, () => realClock.monotonic()),
 ];
 
 /** The built-in plugins, then the webhooks: the default chain. */

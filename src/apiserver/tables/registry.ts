@@ -15,6 +15,7 @@ import {
 import { defaultTable } from './default-table.js';
 import { eventTable, eventsV1Table } from './events.js';
 import { webhookConfigurationTable } from './admission-webhooks.js';
+import { validatingAdmissionPolicyBindingTable, validatingAdmissionPolicyTable } from './admission-policies.js';
 import { ingressClassTable, ingressTable, networkPolicyTable } from './networking.js';
 import { nodeTable } from './nodes.js';
 import { podTable } from './pods.js';
@@ -52,6 +53,8 @@ const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
   ['events.events.k8s.io', eventsV1Table],
   ['mutatingwebhookconfigurations.admissionregistration.k8s.io', webhookConfigurationTable],
   ['validatingwebhookconfigurations.admissionregistration.k8s.io', webhookConfigurationTable],
+  ['validatingadmissionpolicies.admissionregistration.k8s.io', validatingAdmissionPolicyTable],
+  ['validatingadmissionpolicybindings.admissionregistration.k8s.io', validatingAdmissionPolicyBindingTable],
   ['ingresses.networking.k8s.io', ingressTable],
   ['ingressclasses.networking.k8s.io', ingressClassTable],
   ['networkpolicies.networking.k8s.io', networkPolicyTable],

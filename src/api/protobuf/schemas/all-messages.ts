@@ -1,5 +1,6 @@
 import type { MessageTable } from '../message-schema.js';
 import { ADMISSIONREGISTRATION_V1 } from './admissionregistration-v1.js';
+import { ADMISSIONREGISTRATION_V1_POLICIES } from './admissionregistration-v1-policies.js';
 import { AUTHN_AUTHZ_V1 } from './authn-authz-v1.js';
 import { CERTIFICATES_V1 } from './certificates-v1.js';
 import { CORE_V1 } from './core-v1.js';
@@ -26,6 +27,7 @@ export const ALL_MESSAGES: MessageTable = {
   ...MORE_V1,
   ...FLOWCONTROL_V1,
   ...ADMISSIONREGISTRATION_V1,
+  ...ADMISSIONREGISTRATION_V1_POLICIES,
 };
 
 /** The message of each top-level kind, keyed `apiVersion/Kind` (core: `v1/Kind`). */
@@ -56,6 +58,8 @@ export const KIND_MESSAGES: Readonly<Record<string, string>> = {
   'flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration': 'PriorityLevelConfiguration',
   'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': 'MutatingWebhookConfiguration',
   'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': 'ValidatingWebhookConfiguration',
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': 'ValidatingAdmissionPolicy',
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': 'ValidatingAdmissionPolicyBinding',
   'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
   'autoscaling/v1/Scale': 'Scale',
   'coordination.k8s.io/v1/Lease': 'Lease',

@@ -2,6 +2,7 @@ import type { ResourceInfo } from '../../../api/resource-info.js';
 import type { Storage } from '../../../storage/storage.js';
 import { certificateSigningRequestStrategy } from './certificates.js';
 import { crdStrategy } from '../../apiextensions/crd-strategy.js';
+import { validatingAdmissionPolicyBindingStrategy, validatingAdmissionPolicyStrategy } from '../../admission/policy/policy-strategy.js';
 import { defaultStrategy } from '../default-strategy.js';
 import type { Strategy } from '../strategy.js';
 import {
@@ -53,6 +54,10 @@ export function strategyFor(info: ResourceInfo, deps: StrategyDeps): Strategy {
       return certificateSigningRequestStrategy(info);
     case 'customresourcedefinitions.apiextensions.k8s.io':
       return crdStrategy(info);
+    case 'validatingadmissionpolicies.admissionregistration.k8s.io':
+      return validatingAdmissionPolicyStrategy(info);
+    case 'validatingadmissionpolicybindings.admissionregistration.k8s.io':
+      return validatingAdmissionPolicyBindingStrategy(info);
     case 'events.events.k8s.io':
       return defaultStrategy(info, { allowCreateOnUpdate: true });
     default:
