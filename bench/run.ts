@@ -11,6 +11,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   watch: () => import('./watch.js'),
   podstartup: () => import('./podstartup.js'),
   testing: () => import('./testing.js'),
+  crd: () => import('./crd.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);
