@@ -51,7 +51,7 @@ export const BUILTIN_ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
   (deps) => new PodSecurity({ namespaces: () => deps.registry.namespaces, pods: () => deps.registry.lookup('', 'v1', 'pods')! }),
   () => new CertificateRequester(),
   () => new CertificateSubjectRestriction(),
-  (deps) => new ValidatingAdmissionPolicyPlugin(() => deps.registry, () => realClock.monotonic()),
+  (deps) => new ValidatingAdmissionPolicyPlugin(() => deps.registry, realClock),
 ];
 
 /** The built-in plugins, then the webhooks: the default chain. */

@@ -1,5 +1,6 @@
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from 'kubernetes-types/admissionregistration/v1.js';
 import { asKind } from '../../../api/object.js';
+import type { Clock } from '../../../base/clock.js';
 import type { RegistryStore } from '../../registry/registry-store.js';
 import { compilePolicy, type CompiledPolicy } from './compiled-policy.js';
 
@@ -11,8 +12,7 @@ export interface PolicyPair {
 export interface PolicySourceOptions {
   policies: () => RegistryStore | undefined;
   bindings: () => RegistryStore | undefined;
-  /** Monotonic milliseconds. */
-  now: () => number;
+  clock: Pick<Clock, 'monotonic'>;
   /** How long a listing serves before the next request lists again. */
   refreshMs?: number;
 }
@@ -32,7 +32,7 @@ export class PolicySource {
   constructor(private readonly opts: PolicySourceOptions) {}
 
   async current(): Promise<readonly PolicyPair[]> {
-    if (this.opts.now() - this.listedAt >= (this.opts.refreshMs ?? 1000)) {
+    if (this.opts.clock.monotonic() - this.listedAt >= (this.opts.refreshMs ?? 1000)) {
       this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined));
       await this.refreshing;
     }
@@ -64,6 +64,6 @@ export class PolicySource {
         const policy = byName.get(binding.spec?.policyName ?? '');
         return policy ? [{ policy, binding }] : [];
       });
-    this.listedAt = this.opts.now();
+    this.listedAt = this.opts.clock.monotonic();
   }
 }

@@ -1,5 +1,6 @@
 import type { ValidatingAdmissionPolicyBinding } from 'kubernetes-types/admissionregistration/v1.js';
 import type { KubeObject } from '../../../api/object.js';
+import type { Clock } from '../../../base/clock.js';
 import { ApiError, type StatusReason } from '../../../machinery/api-error.js';
 import { labelSelectorFromObject } from '../../../machinery/labels/index.js';
 import { toCel } from '../../cel/cel-value.js';
@@ -36,12 +37,12 @@ export class ValidatingAdmissionPolicyPlugin implements ValidatingAdmission {
 
   constructor(
     private readonly registry: () => ApiRegistry,
-    now: () => number,
+    clock: Clock,
   ) {
     this.source = new PolicySource({
       policies: () => registry().lookup(GROUP, 'v1', 'validatingadmissionpolicies'),
       bindings: () => registry().lookup(GROUP, 'v1', 'validatingadmissionpolicybindings'),
-      now,
+      clock,
     });
   }
 
