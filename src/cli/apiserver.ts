@@ -13,7 +13,7 @@ import { EtcdStorage, EtcdUsageError, parseEtcdEndpoints } from '../storage/etcd
 import { Cacher } from '../storage/cacher/cacher.js';
 import type { Storage } from '../storage/storage.js';
 import { parseFlags, UsageError, type FlagSpec } from './flags.js';
-import { BUILTIN_ADMISSION_PLUGINS, WEBHOOK_ADMISSION_PLUGINS } from '../apiserver/admission/plugins.js';
+import { BUILTIN_ADMISSION_PLUGINS, RESOURCE_QUOTA_PLUGIN, WEBHOOK_ADMISSION_PLUGINS } from '../apiserver/admission/plugins.js';
 import { AuthorizerChain } from '../apiserver/authorization/authorizer-chain.js';
 import {
   AUTHORIZATION_MODES,
@@ -241,8 +241,9 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
         () => new RbacEscalationPrevention(rbac, () => authorizer),
         () => new CertificateApproval(() => authorizer),
         () => new CertificateSigning(() => authorizer),
-        // upstream runs the webhooks after every built-in plugin
+        // upstream runs the webhooks after every built-in plugin, and ResourceQuota last
         ...WEBHOOK_ADMISSION_PLUGINS,
+        RESOURCE_QUOTA_PLUGIN,
       ],
     },
     reviews: ({ registry }) =>

@@ -15,6 +15,7 @@ import { controller as nodeipam } from './nodeipam/index.js';
 import { controller as nodelifecycle } from './nodelifecycle/index.js';
 import { controller as podgc } from './podgc/index.js';
 import { controller as replicaset } from './replicaset/index.js';
+import { controller as resourcequota } from './resourcequota/index.js';
 import { controller as rootCaCertPublisher } from './rootcacertpublisher/index.js';
 import { controller as replicationcontroller } from './replicationcontroller/index.js';
 import { controller as serviceaccount } from './serviceaccount/index.js';
@@ -28,4 +29,4 @@ import { controller as ttlafterfinished } from './ttlafterfinished/index.js';
  * is `--controllers`: `*`, `foo`, `-foo`). One folder per controller, its
  * `index.ts` exporting `controller`; add it here to ship it.
  */
-export const CONTROLLERS: readonly ControllerDescriptor[] = [clusterroleAggregation, cronjob, csrapproving, csrsigning, daemonset, deployment, disruption, endpoints, endpointslice, garbagecollector, job, namespace, nodeipam, nodelifecycle, podgc, replicaset, rootCaCertPublisher, replicationcontroller, serviceaccount, statefulset, tainteviction, tokencleaner, ttlafterfinished];
+export const CONTROLLERS: readonly ControllerDescriptor[] = [clusterroleAggregation, cronjob, csrapproving, csrsigning, daemonset, deployment, disruption, endpoints, endpointslice, garbagecollector, job, namespace, nodeipam, nodelifecycle, podgc, replicaset, resourcequota, rootCaCertPublisher, replicationcontroller, serviceaccount, statefulset, tainteviction, tokencleaner, ttlafterfinished];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { kubectlFor, removeDir, startServer, type ServerProcess } from './harness.js';
+import { kubectlFor, removeDir, startServer, waitFor, type ServerProcess } from './harness.js';
 
 const privilegedPod = (name: string, namespace: string) => ({
   apiVersion: 'v1',
@@ -9,12 +9,12 @@ const privilegedPod = (name: string, namespace: string) => ({
   spec: { containers: [{ name: 'c', image: 'busybox', command: ['sleep', '3600'], securityContext: { privileged: true } }] },
 });
 
-describe('policy admission with kubectl: PodSecurity', () => {
+describe('policy admission with kubectl: PodSecurity, LimitRanger, ResourceQuota', () => {
   let server: ServerProcess;
   let k: ReturnType<typeof kubectlFor>;
 
   before(async () => {
-    server = await startServer({ args: ['--disable', 'kubelet,scheduler'] });
+    server = await startServer({ args: ['--disable', 'kubelet,scheduler'], timeoutMs: 90_000 });
     k = kubectlFor(server.kubeconfig);
   });
   after(async () => {
@@ -66,5 +66,47 @@ describe('policy admission with kubectl: PodSecurity', () => {
     assert.match(label.stderr, /Warning: loud: privileged/);
     const bad = await k.fails(['label', 'namespace', 'warned', 'pod-security.kubernetes.io/audit=strict', '--overwrite']);
     assert.match(bad, /metadata\.labels\[pod-security\.kubernetes\.io\/audit\]: Invalid value: "strict": must be one of privileged, baseline, restricted/);
+  });
+
+  it('LimitRange defaults land on new pods (with the limit-ranger annotation); max is enforced with upstream message', async () => {
+    await k.ok(['create', 'namespace', 'limits']);
+    const lr = {
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'cpu-mem', namespace: 'limits' },
+      spec: { limits: [{ type: 'Container', default: { cpu: '500m', memory: '128Mi' }, defaultRequest: { cpu: '100m' }, max: { cpu: '1' } }] },
+    };
+    await k.ok(['apply', '-f', '-'], { input: JSON.stringify(lr) });
+    const described = await k.ok(['describe', 'limitrange', 'cpu-mem', '-n', 'limits']);
+    assert.match(described, /Container\s+cpu\s+-\s+1\s+100m\s+500m\s+-/);
+    await k.ok(['run', 'plain', '-n', 'limits', '--image', 'busybox', '--restart', 'Never']);
+    const pod = await k.json<{ metadata: { annotations: Record<string, string> }; spec: { containers: { resources: unknown }[] } }>(['get', 'pod', 'plain', '-n', 'limits']);
+    assert.deepEqual(pod.spec.containers[0].resources, { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '100m', memory: '128Mi' } });
+    assert.equal(pod.metadata.annotations['kubernetes.io/limit-ranger'], 'LimitRanger plugin set: cpu, memory request for container plain; cpu, memory limit for container plain');
+    const big = await k.fails(['run', 'big', '-n', 'limits', '--image', 'busybox', '--restart', 'Never', '--overrides', JSON.stringify({ spec: { containers: [{ name: 'big', image: 'busybox', resources: { limits: { cpu: '2' } } }] } })]);
+    assert.match(big, /Error from server \(Forbidden\): pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2/);
+  });
+
+  it('ResourceQuota: the controller fills status, the (n+1)th pod is refused with upstream message, get/describe show used/hard, deletes are given back', async () => {
+    await k.ok(['create', 'namespace', 'quota']);
+    await k.ok(['create', 'quota', 'q', '-n', 'quota', '--hard=pods=2,count/configmaps=5']);
+    type Quota = { status?: { hard?: Record<string, string>; used?: Record<string, string> } };
+    const used = async (name: string) => (await k.json<Quota>(['get', 'quota', name, '-n', 'quota'])).status?.used;
+    // the quota controller fills status (every namespace holds the kube-root-ca.crt ConfigMap)
+    await waitFor('the quota controller to fill status', async () => (await used('q'))?.pods === '0' && (await used('q'))?.['count/configmaps'] === '1', 60_000);
+    await k.ok(['run', 'p1', '-n', 'quota', '--image', 'busybox', '--restart', 'Never']);
+    await k.ok(['run', 'p2', '-n', 'quota', '--image', 'busybox', '--restart', 'Never']);
+    await waitFor('pods=2 in use', async () => (await used('q'))?.pods === '2', 60_000);
+    const refused = await k.fails(['run', 'p3', '-n', 'quota', '--image', 'busybox', '--restart', 'Never']);
+    assert.match(refused, /Error from server \(Forbidden\): pods "p3" is forbidden: exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2/);
+    assert.match(await k.ok(['get', 'quota', '-n', 'quota']), /^NAME\s+REQUEST\s+LIMIT\s+AGE\nq\s+count\/configmaps: 1\/5, pods: 2\/2\s+\S+\n$/);
+    assert.match(await k.ok(['describe', 'quota', 'q', '-n', 'quota']), /Resource\s+Used\s+Hard\n-+\s+-+\s+-+\ncount\/configmaps\s+1\s+5\npods\s+2\s+2\n/);
+
+    await k.ok(['delete', 'pod', 'p1', '-n', 'quota', '--grace-period=0', '--force']);
+    await waitFor('the deleted pod given back', async () => (await used('q'))?.pods === '1', 60_000);
+    await k.ok(['create', 'quota', 'compute', '-n', 'quota', '--hard=limits.cpu=1']);
+    await waitFor('the compute quota status', async () => (await used('compute'))?.['limits.cpu'] === '0', 60_000);
+    const bare = await k.fails(['run', 'p4', '-n', 'quota', '--image', 'busybox', '--restart', 'Never']);
+    assert.match(bare, /pods "p4" is forbidden: failed quota: compute: must specify limits\.cpu for: p4/);
   });
 });

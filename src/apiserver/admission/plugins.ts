@@ -3,6 +3,7 @@ import type { ApiRegistry } from '../api-registry.js';
 import type { AdmissionPlugin } from './admission.js';
 import { CertificateRequester, CertificateSubjectRestriction } from './certificates.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
+import { LimitRanger } from './limit-ranger.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { NodeRestriction } from './node-restriction.js';
 import { PodSecurity } from './pod-security/pod-security.js';
@@ -13,6 +14,7 @@ import { WebhookConfigurations } from './webhook/webhook-configurations.js';
 import type { ObjectConverter } from './webhook/webhook-dispatcher.js';
 import { ValidatingAdmissionPolicyPlugin } from './policy/validating-admission-policy.js';
 import { realClock } from '../../base/clock.js';
+import { ResourceQuotaAdmission } from './resource-quota.js';
 
 /** What admission plugins may read: the registry's stores (never storage directly). */
 export interface AdmissionDeps {
@@ -45,6 +47,7 @@ export const WEBHOOK_ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
  */
 export const BUILTIN_ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
   (deps) => new NamespaceLifecycle(() => deps.registry.namespaces),
+  (deps) => new LimitRanger(() => deps.registry.lookup('', 'v1', 'limitranges')),
   (deps) => new NodeRestriction({ pods: () => deps.registry.lookup('', 'v1', 'pods')!, nodes: () => deps.registry.lookup('', 'v1', 'nodes')! }),
   (deps) => new Priority(() => deps.registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!),
   () => new DefaultTolerationSeconds(),
@@ -54,5 +57,8 @@ export const BUILTIN_ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
   (deps) => new ValidatingAdmissionPolicyPlugin(() => deps.registry, realClock),
 ];
 
-/** The built-in plugins, then the webhooks: the default chain. */
-export const ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [...BUILTIN_ADMISSION_PLUGINS, ...WEBHOOK_ADMISSION_PLUGINS];
+/** ResourceQuota charges what every other plugin admitted, so it is the last validating plugin (as upstream). */
+export const RESOURCE_QUOTA_PLUGIN: AdmissionPluginFactory = (deps) => new ResourceQuotaAdmission(() => deps.registry.lookup('', 'v1', 'resourcequotas'));
+
+/** The built-in plugins, then the webhooks, then ResourceQuota: the default chain. */
+export const ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [...BUILTIN_ADMISSION_PLUGINS, ...WEBHOOK_ADMISSION_PLUGINS, RESOURCE_QUOTA_PLUGIN];
