@@ -6,8 +6,9 @@ import { startServer } from '../test/e2e/harness.js';
 import { clientFromKubeconfig } from '../test/e2e/raw-client.js';
 import { decodeProtobufObject } from '../src/api/protobuf/decode-protobuf-object.js';
 import { wireFields } from '../src/api/protobuf/wire-reader.js';
-import { benchPod as pod } from './bench-pod.js';
-import { printTracingOverhead, tracingOverhead } from './apiserver-tracing.js';
+import { benchNamespace, benchPod as pod } from './bench-pod.js';
+import { printTracing, printTracingOverhead, tracingOverhead, tracingTarget } from './apiserver-tracing.js';
+import { printRbac, printRbacCost, rbacCost, rbacTarget } from './apiserver-rbac.js';
 import { DeliveryLedger, fmt, percentile, printTable, runConcurrent, type Row } from './stats.js';
 
 const N_SEQ = Number(process.env.BENCH_SEQ ?? 1000);
@@ -17,14 +18,15 @@ const WATCHERS = 100;
 const WATCH_WRITES = 200;
 
 /**
- * `npm run bench -- apiserver [tracing]`: the API server against raw storage,
- * JSON against protobuf, and tracing on against off; `tracing` runs only the
- * last comparison.
+ * `npm run bench -- apiserver [tracing|rbac]`: the API server against raw
+ * storage, JSON against protobuf, tracing on against off, RBAC against
+ * AlwaysAllow; `tracing` or `rbac` runs only that comparison.
  */
 export async function run(args: string[] = []): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'skiff-bench-'));
   try {
     if (args.includes('tracing')) return await printTracingOverhead(dir);
+    if (args.includes('rbac')) return await printRbacCost(dir);
     const raw = await rawStorage(join(dir, 'raw'));
     const api = await apiFigures(join(dir, 'api'));
     const ratio = (a: number, b: number) => fmt(a / b, 2);
@@ -49,11 +51,13 @@ export async function run(args: string[] = []): Promise<void> {
     ];
     printTable('skiff API server: JSON vs protobuf (Accept: application/vnd.kubernetes.protobuf)', pb, { figure: 'figure', api: 'JSON', storage: 'protobuf', ratio: 'protobuf/JSON' });
     const t = await tracingOverhead(join(dir, 'tracing'));
-    printTable('skiff API server: tracing on vs off (interleaved rounds, same machine, same run)', t.rows, { figure: 'figure', api: 'tracing on', storage: 'tracing off', ratio: 'on/off' });
+    printTracing(t);
+    const rbac = await rbacCost(join(dir, 'rbac'));
+    printRbac(rbac);
     process.stdout.write(
       `\ntargets: API creates >= 50% of raw storage throughput (32 clients: ${fmt((100 * api.concRate) / raw.concRate, 0)}%), ` +
         `list of ${N_LIST} pods < 300 ms (${fmt(api.listMs, 0)} ms), watch delivery p99 < 50 ms (${fmt(api.watchP99, 1)} ms), ` +
-        `tracing on within 10% of off (sequential ${fmt(100 * (t.seqRatio - 1), 1)}%, 32 clients ${fmt(100 * (t.concRatio - 1), 1)}%)\n`,
+        `${tracingTarget(t)}, ${rbacTarget(rbac)}\n`,
     );
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -104,7 +108,7 @@ async function apiFigures(dataDir: string) {
   const server = await startServer({ dataDir, command: 'apiserver', args: ['--compaction-interval', '0'] });
   const client = clientFromKubeconfig(server.kubeconfig);
   try {
-    await client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
+    await benchNamespace(client, 'bench');
     const create = async (name: string) => {
       const r = await client.request('POST', '/api/v1/namespaces/bench/pods', pod(name));
       if (r.status !== 201) throw new Error(`create ${name}: ${r.status} ${r.body}`);
@@ -138,7 +142,7 @@ async function apiFigures(dataDir: string) {
       pbListMs = Math.min(pbListMs, performance.now() - s);
       pbListBytes = r.bytes.length;
     }
-    await client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watch' } });
+    await benchNamespace(client, 'watch');
     const ledger = new DeliveryLedger(WATCHERS, 20_000);
     // watch from the current resourceVersion (inside the cache's window): the figure is about the cache path
     const current = (JSON.parse((await client.request('GET', '/api/v1/namespaces/watch/pods?limit=1')).body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
@@ -188,7 +192,7 @@ async function apiFigures(dataDir: string) {
  * size of one event in each encoding.
  */
 async function protobufWatchFigures(client: ReturnType<typeof clientFromKubeconfig>) {
-  await client.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'watchpb' } });
+  await benchNamespace(client, 'watchpb');
   const ledger = new DeliveryLedger(WATCHERS, 20_000);
   const current = (JSON.parse((await client.request('GET', '/api/v1/namespaces/watchpb/pods?limit=1')).body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
   let pbWatchEventBytes = 0;

@@ -49,9 +49,7 @@ import { apiVersionOf, type ResourceInfo } from '../api/resource-info.js';
 import { protobufMessageFor } from '../api/protobuf/encode-protobuf-object.js';
 import { versionInfo } from './version.js';
 import { isUiPath, serveUi } from './ui/serve-ui.js';
-import { context, type Span } from '@opentelemetry/api';
-import { describeRequest, describeUser, endRequestSpan, stage, startRequestSpan } from './trace/request-span.js';
-import { tracedStorage } from './trace/traced-storage.js';
+import { startRequestTrace, type RequestTrace } from './trace/request-trace.js';
 import { handleTraceQuery, TRACE_API_PREFIX } from './trace/trace-query.js';
 import { WriteCauses } from './trace/write-causes.js';
 import { realClock, type Clock } from '../base/clock.js';
@@ -136,7 +134,7 @@ export class ApiServer {
     // every open watch listens for shutdown
     setMaxListeners(0, this.stopping.signal);
     this.causes = opts.writeCauses ?? new WriteCauses();
-    this.storage = tracedStorage(opts.storage, this.causes);
+    this.storage = opts.storage;
     this.registry = new ApiRegistry();
     registerBuiltinResources(this.registry, {
       storage: this.storage,
@@ -214,12 +212,10 @@ export class ApiServer {
   private serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = (req.url ?? '/').split('?')[0];
     if (isUiPath(pathname)) return serveUi(req, res, pathname, this.opts.uiDir);
-    const traced = startRequestSpan(req);
-    if (!traced) return this.serveRequest(req, res);
-    return context.with(traced.ctx, () => this.serveRequest(req, res, traced.span));
+    return this.serveRequest(req, res, startRequestTrace(req, this.causes));
   }
 
-  private async serveRequest(req: IncomingMessage, res: ServerResponse, span?: Span): Promise<void> {
+  private async serveRequest(req: IncomingMessage, res: ServerResponse, trace?: RequestTrace): Promise<void> {
     const started = process.hrtime.bigint();
     let info: RequestInfo | undefined;
     let timedOut = false;
@@ -230,20 +226,22 @@ export class ApiServer {
       const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
       const request = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
       info = request;
-      if (span) describeRequest(span, request);
+      trace?.describe(request);
       setBodyLimit(req, this.limits.maxRequestBytes);
       await withRequestTimeout(
         isLongRunning(request) ? 0 : this.limits.requestTimeoutMs,
         async (deadline) => {
-          const user = await stage('authentication', 'authentication', () => this.pipeline.authenticate(req, path, { info: request, res }));
-          if (span) describeUser(span, user);
+          const authenticate = () => this.pipeline.authenticate(req, path, { info: request, res });
+          const user = await (trace ? trace.stage('authentication', 'authentication', authenticate) : authenticate());
+          trace?.setUser(user.name);
           // as upstream's chain: APF or the in-flight limits after authentication (system:masters is exempt), before authorization
           const release = await this.admit(request, user, res, deadline);
           try {
             // the trace query API authorizes a `get` of the object it shows, not its own path
             if (path.startsWith(TRACE_API_PREFIX)) return await this.serveTraceQuery(req, res, path, url.searchParams, user);
-            await stage('authorization', 'authorization', () => this.pipeline.authorize(request, user, req));
-            if (request.isResourceRequest) await this.serveResource(req, res, request, url.searchParams, user, deadline);
+            const authorize = () => this.pipeline.authorize(request, user, req);
+            await (trace ? trace.stage('authorization', 'authorization', authorize) : authorize());
+            if (request.isResourceRequest) await this.serveResource(req, res, request, url.searchParams, user, deadline, trace);
             else await this.serveNonResource(req, res, path, url.searchParams);
           } finally {
             // a slot is held until the answer has been handed to the OS, as a Go handler's writes block until then;
@@ -269,7 +267,7 @@ export class ApiServer {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const resource = info?.resource ? (info.subresource ? `${info.resource}/${info.subresource}` : info.resource) : '';
       this.metrics.observeRequest(info?.verb ?? (req.method ?? '').toLowerCase(), resource, res.statusCode, seconds);
-      if (span) endRequestSpan(span, res, res.statusCode >= 500 ? failure : undefined);
+      trace?.finish(res.statusCode, res.statusCode >= 500 ? failure : undefined);
       // an error that is not an API or storage error is upstream's panic
       const panicked = failure !== undefined && !(failure instanceof ApiError) && !(failure instanceof StorageError);
       this.pipeline.audit.complete(req, res.statusCode, panicked ? failure : undefined);
@@ -395,7 +393,15 @@ export class ApiServer {
     res.end(body);
   }
 
-  private async serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, user: UserInfo, deadline: AbortSignal): Promise<void> {
+  private async serveResource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    info: RequestInfo,
+    query: URLSearchParams,
+    user: UserInfo,
+    deadline: AbortSignal,
+    trace: RequestTrace | undefined,
+  ): Promise<void> {
     const store = this.registry.lookup(info.group, info.version, info.resource);
     if (!store) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
     const resource = store.info;
@@ -424,6 +430,7 @@ export class ApiServer {
       rendering,
       user,
       admission: this.pipeline.admission,
+      trace,
     };
     try {
       await this.dispatch(scope);

@@ -99,7 +99,10 @@ async function runServer(args: string[], components: ComponentCommand[], apiOnly
   const logger = createLogger(apiOnly ? 'apiserver' : 'server');
   // before any component starts: the context manager must exist for components to run as themselves
   await configureTracing(tracingFromFlags(flags));
-  const running = await runAsComponent(componentServiceName('apiserver'), () => startApiServer(api, logger.with({ component: 'apiserver' })));
+  const startApi = () => startApiServer(api, logger.with({ component: 'apiserver' }));
+  // the API server hands each request's trace along explicitly; a lone one enters no async context, which would turn on
+  // promise hooks for every await in the process (the components of `skiff server` need it, and pay for it)
+  const running = await (apiOnly ? startApi() : runAsComponent(componentServiceName('apiserver'), startApi));
   const stopComponents = new AbortController();
   const disabled = new Set(String(flags.disable ?? '').split(',').filter(Boolean));
   const started: Promise<void>[] = [];

@@ -43,3 +43,35 @@ describe('SpanStore', () => {
     assert.deepEqual(store.size(), { traces: 0, spans: 0 });
   });
 });
+
+describe('SpanStore batches', () => {
+  const batch = (traceId: string, ids: string[]) => {
+    let expanded = 0;
+    return {
+      traceId,
+      size: ids.length,
+      spans: () => (expanded++, ids.map((id) => span(traceId, id))),
+      expanded: () => expanded,
+    };
+  };
+
+  it('counts a batch as its spans and expands it only when the trace is read', () => {
+    const store = new SpanStore({ maxSpans: 10 });
+    const b = batch('a', ['1', '2', '3']);
+    store.addBatch(b);
+    store.add(span('a', '4'));
+    assert.deepEqual(store.size(), { traces: 1, spans: 4 });
+    assert.equal(b.expanded(), 0);
+    assert.deepEqual(store.trace('a')?.map((s) => s.spanContext().spanId), ['1', '2', '3', '4']);
+  });
+
+  it('evicts whole batches', () => {
+    const store = new SpanStore({ maxSpans: 4 });
+    store.addBatch(batch('a', ['1', '2', '3']));
+    store.addBatch(batch('b', ['4', '5']));
+    assert.equal(store.trace('a'), undefined);
+    assert.deepEqual(store.size(), { traces: 1, spans: 2 });
+    store.addBatch(batch('b', ['6', '7', '8']));
+    assert.deepEqual(store.trace('b')?.map((s) => s.spanContext().spanId), ['6', '7', '8'], 'one trace over the bound keeps its newest batches');
+  });
+});

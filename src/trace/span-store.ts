@@ -13,8 +13,29 @@ export interface SpanStoreOptions {
   clock?: Clock;
 }
 
+/**
+ * Several spans of one trace recorded as one item (an API request with its
+ * stages): kept compact and turned into ReadableSpans only when read.
+ */
+export interface SpanBatch {
+  readonly traceId: string;
+  /** How many spans `spans()` returns. */
+  readonly size: number;
+  spans(): readonly ReadableSpan[];
+}
+
+type Item = ReadableSpan | SpanBatch;
+
+function isBatch(item: Item): item is SpanBatch {
+  return typeof (item as Partial<SpanBatch>).spans === 'function';
+}
+
+function sizeOf(item: Item): number {
+  return isBatch(item) ? item.size : 1;
+}
+
 interface TraceEntry {
-  spans: ReadableSpan[];
+  items: Item[];
   touched: number;
 }
 
@@ -49,26 +70,35 @@ export class SpanStore {
   }
 
   add(span: ReadableSpan): void {
-    if (this.maxSpans <= 0) return;
-    const id = span.spanContext().traceId;
-    let entry = this.traces.get(id);
-    if (!entry) this.traces.set(id, (entry = { spans: [], touched: 0 }));
-    entry.spans.push(span);
-    entry.touched = this.clock.now();
-    this.order.touch(id);
-    this.count++;
-    this.evict();
+    this.put(span.spanContext().traceId, span);
   }
 
-  /** The spans of one trace in the order they ended, or undefined when none is kept. */
+  /** Adds several spans of one trace at once (expanded only when read). */
+  addBatch(batch: SpanBatch): void {
+    this.put(batch.traceId, batch);
+  }
+
+  /** The spans of one trace in the order they ended (a batch's where it was added), or undefined when none is kept. */
   trace(traceId: string): readonly ReadableSpan[] | undefined {
     this.evict();
-    return this.traces.get(traceId)?.spans;
+    const entry = this.traces.get(traceId);
+    return entry?.items.flatMap((item) => (isBatch(item) ? item.spans() : [item]));
   }
 
   /** How much is kept now. */
   size(): { traces: number; spans: number } {
     return { traces: this.traces.size, spans: this.count };
+  }
+
+  private put(id: string, item: Item): void {
+    if (this.maxSpans <= 0) return;
+    let entry = this.traces.get(id);
+    if (!entry) this.traces.set(id, (entry = { items: [], touched: 0 }));
+    entry.items.push(item);
+    entry.touched = this.clock.now();
+    this.order.touch(id);
+    this.count += sizeOf(item);
+    this.evict();
   }
 
   clear(): void {
@@ -84,15 +114,13 @@ export class SpanStore {
       const over = this.count > this.maxSpans;
       if (!over && entry.touched >= oldest) break;
       if (over && this.traces.size === 1) {
-        // one trace larger than the whole store keeps its newest spans
-        const drop = this.count - this.maxSpans;
-        entry.spans.splice(0, drop);
-        this.count -= drop;
-        break;
+        // one trace larger than the whole store keeps its newest spans (a batch goes whole)
+        while (this.count > this.maxSpans && entry.items.length > 0) this.count -= sizeOf(entry.items.shift()!);
+        if (entry.items.length > 0) break;
       }
       this.traces.delete(id);
       this.order.delete(id);
-      this.count -= entry.spans.length;
+      this.count -= entry.items.reduce((n, item) => n + sizeOf(item), 0);
     }
   }
 }

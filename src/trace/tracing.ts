@@ -1,7 +1,8 @@
-import { context, propagation, trace, TraceFlags, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace, TraceFlags, type SpanContext, type Tracer } from '@opentelemetry/api';
+import type { Resource } from '@opentelemetry/resources';
 import type { BasicTracerProvider, ParentBasedSampler, ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { currentComponent } from './component-context.js';
-import { SpanStore, StoreSpanProcessor } from './span-store.js';
+import { SpanStore, StoreSpanProcessor, type SpanBatch } from './span-store.js';
 
 export interface TracingOptions {
   /** Off: no context propagation, no spans, nothing stored (default on). */
@@ -16,10 +17,17 @@ export interface TracingOptions {
 
 interface TracingState {
   providers: Map<string, BasicTracerProvider>;
+  resources: Map<string, Resource>;
+  /** Every span processor: the built-in store's, then the exporters'. */
   processors: SpanProcessor[];
+  /** The processors other than the built-in store's (OTLP). */
+  exporters: SpanProcessor[];
   sampler: ParentBasedSampler;
   newProvider(component: string): BasicTracerProvider;
+  newResource(component: string): Resource;
   parseTraceParent(value: string): SpanContext | null;
+  /** Whether a new trace (no parent) with this id is recorded, as the sampler decides. */
+  sampleRoot(traceId: string): boolean;
 }
 
 /** The process's built-in trace store: every component in this process records into it. */
@@ -49,21 +57,46 @@ export async function configureTracing(opts: TracingOptions = {}): Promise<void>
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
   const ratio = Math.min(Math.max(opts.samplingRatio ?? 1, 0), 1);
-  const processors: SpanProcessor[] = [new StoreSpanProcessor(spanStore)];
-  if (otlp && opts.endpoint) processors.push(new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter({ url: opts.endpoint }), { scheduledDelayMillis: 1000 }));
+  const exporters: SpanProcessor[] = [];
+  if (otlp && opts.endpoint) exporters.push(new sdk.BatchSpanProcessor(new otlp.OTLPTraceExporter({ url: opts.endpoint }), { scheduledDelayMillis: 1000 }));
+  const processors: SpanProcessor[] = [new StoreSpanProcessor(spanStore), ...exporters];
   const sampler = new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(ratio) });
   state = {
     providers: new Map(),
+    resources: new Map(),
     processors,
+    exporters,
     sampler,
-    newProvider: (component) =>
-      new sdk.BasicTracerProvider({
-        resource: resourceFromAttributes({ 'service.name': component, 'service.namespace': 'skiff' }),
-        sampler,
-        spanProcessors: processors,
-      }),
+    newProvider: (component) => new sdk.BasicTracerProvider({ resource: componentResource(component), sampler, spanProcessors: processors }),
+    newResource: (component) => resourceFromAttributes({ 'service.name': component, 'service.namespace': 'skiff' }),
     parseTraceParent: core.parseTraceParent,
+    // every trace at ratio 1 (the default), without asking the sampler per request
+    sampleRoot: ratio >= 1 ? () => true : (traceId) => sampler.shouldSample(ROOT_CONTEXT, traceId, '', SpanKind.SERVER, {}, []).decision === sdk.SamplingDecision.RECORD_AND_SAMPLED,
   };
+}
+
+/** The resource (service.name) of one component's spans: one object per component, shared by its tracer and its span batches. */
+export function componentResource(component: string): Resource {
+  if (!state) throw new Error('tracing is off');
+  let resource = state.resources.get(component);
+  if (!resource) state.resources.set(component, (resource = state.newResource(component)));
+  return resource;
+}
+
+/** Whether a new trace with this id is recorded (the configured sampling ratio); false while tracing is off. */
+export function sampleNewTrace(traceId: string): boolean {
+  return state ? state.sampleRoot(traceId) : false;
+}
+
+/**
+ * Hands several finished spans of one trace to what records spans: the
+ * built-in store keeps the batch as it is (expanded when read); exporters
+ * get its spans one by one. The caller decided it is sampled.
+ */
+export function emitSpanBatch(batch: SpanBatch): void {
+  if (!state) return;
+  spanStore.addBatch(batch);
+  for (const p of state.exporters) for (const span of batch.spans()) p.onEnd(span as Parameters<SpanProcessor['onEnd']>[0]);
 }
 
 /**

@@ -2,8 +2,13 @@ import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 
-/** A minimal keep-alive HTTPS JSON client from an admin kubeconfig, for tests and benchmarks that need raw requests. */
-export function clientFromKubeconfig(path: string, maxSockets = 64) {
+/**
+ * A minimal keep-alive HTTPS JSON client from an admin kubeconfig, for tests
+ * and benchmarks that need raw requests. With `bearerToken` it authenticates
+ * with that token instead of the kubeconfig's client certificate (the
+ * server's CA is still the kubeconfig's).
+ */
+export function clientFromKubeconfig(path: string, maxSockets = 64, opts: { bearerToken?: string } = {}) {
   const kc = parse(readFileSync(path, 'utf8')) as {
     clusters: { cluster: { server: string; 'certificate-authority-data': string } }[];
     users: { user: { 'client-certificate-data': string; 'client-key-data': string } }[];
@@ -14,14 +19,14 @@ export function clientFromKubeconfig(path: string, maxSockets = 64) {
     keepAlive: true,
     maxSockets,
     ca: b64(kc.clusters[0].cluster['certificate-authority-data']),
-    cert: b64(kc.users[0].user['client-certificate-data']),
-    key: b64(kc.users[0].user['client-key-data']),
+    ...(opts.bearerToken ? {} : { cert: b64(kc.users[0].user['client-certificate-data']), key: b64(kc.users[0].user['client-key-data']) }),
   });
+  const auth: Record<string, string> = opts.bearerToken ? { Authorization: `Bearer ${opts.bearerToken}` } : {};
   /** Sends raw bytes with the given headers; resolves with whatever the server answered. */
   const send = (method: string, path: string, body: Buffer | undefined, headers: Record<string, string>): Promise<{ status: number; body: string; bytes: Buffer; headers: Record<string, unknown> }> =>
     new Promise((resolve, reject) => {
       const req = https.request(
-        { host: server.hostname, port: server.port, method, path, agent, headers: { ...headers, ...(body ? { 'Content-Length': body.length } : {}) } },
+        { host: server.hostname, port: server.port, method, path, agent, headers: { ...auth, ...headers, ...(body ? { 'Content-Length': body.length } : {}) } },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));

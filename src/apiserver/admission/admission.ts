@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../api/object.js';
 import type { UserInfo } from '../authentication/user-info.js';
+import type { RequestTrace } from '../trace/request-trace.js';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -23,6 +24,8 @@ export interface AdmissionAttributes {
   warn?(text: string): void;
   /** Records an audit annotation for this request (upstream's Attributes.AddAnnotation); absent when nothing audits. */
   addAuditAnnotation?(key: string, value: string): void;
+  /** The request's trace when it is recorded: the chain records each plugin as a stage. */
+  trace?: RequestTrace;
 }
 
 /** Every admission plugin has a name and says which operations it handles. */

@@ -66,7 +66,7 @@ function successStatus(scope: RequestScope, obj: KubeObject) {
 export async function handleDelete(scope: RequestScope): Promise<void> {
   const params = await readDeleteOptions(scope);
   const admission = writeAdmission(scope, params.dryRun);
-  const { object, deleted } = await scope.store.delete(scope.info.namespace, scope.info.name, { ...params, admission });
+  const { object, deleted } = await scope.store.delete(scope.info.namespace, scope.info.name, { ...params, admission, trace: scope.trace });
   if (deleted && !scope.store.strategy.returnDeletedObject) {
     writeBody(scope.res, 200, successStatus(scope, object));
     return;
@@ -84,7 +84,7 @@ export async function handleDeleteCollection(scope: RequestScope): Promise<void>
   const items: KubeObject[] = [];
   for (const item of list.items) {
     try {
-      const { object } = await scope.store.delete(item.metadata?.namespace ?? '', item.metadata?.name ?? '', { ...params, admission });
+      const { object } = await scope.store.delete(item.metadata?.namespace ?? '', item.metadata?.name ?? '', { ...params, admission, trace: scope.trace });
       items.push(object);
     } catch (err) {
       if (!ApiError.is(err, 'NotFound')) throw err;

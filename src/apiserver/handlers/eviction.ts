@@ -63,7 +63,7 @@ export async function handleEviction(scope: RequestScope): Promise<void> {
     if (matching.length > 1) throw internalError('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
     if (matching.length === 1) await checkAndDecrement(scope, pdbs, matching[0], pod, params.dryRun);
   }
-  await scope.store.delete(namespace, name, { ...params, admission: writeAdmission(scope, params.dryRun) });
+  await scope.store.delete(namespace, name, { ...params, admission: writeAdmission(scope, params.dryRun), trace: scope.trace });
   writeBody(scope.res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
 }
 
@@ -94,6 +94,6 @@ async function checkAndDecrement(scope: RequestScope, pdbs: RegistryStore, pdb: 
       };
       return asObject(next) as KubeObject;
     },
-    { dryRun },
+    { dryRun, trace: scope.trace },
   );
 }

@@ -23,7 +23,7 @@ export async function handleFinalize(scope: RequestScope): Promise<void> {
       // an emptied list stays (empty): defaulting only fills in a missing one
       return asObject(ns);
     },
-    { dryRun, subresource: 'finalize', admission: writeAdmission(scope, dryRun) },
+    { dryRun, subresource: 'finalize', admission: writeAdmission(scope, dryRun), trace: scope.trace },
   );
   writeBody(scope.res, 200, ...render(scope, object));
 }

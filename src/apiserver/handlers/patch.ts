@@ -99,6 +99,7 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
       createIfMissing: isApply,
       fieldManager: isApply ? undefined : opts.fieldManager,
       admission: writeAdmission(scope, opts.dryRun),
+      trace: scope.trace,
     },
   );
   writeBody(scope.res, created ? 201 : 200, ...render(scope, object));

@@ -8,6 +8,7 @@ import type { UserInfo } from '../authentication/user-info.js';
 import type { Rendering } from '../http/respond.js';
 import type { RegistryStore } from '../registry/registry-store.js';
 import type { RequestInfo } from '../request-info.js';
+import type { RequestTrace } from '../trace/request-trace.js';
 
 /** Everything a resource handler needs for one request. */
 export interface RequestScope {
@@ -27,6 +28,8 @@ export interface RequestScope {
   user: UserInfo;
   /** The mutating and validating admission chains. */
   admission: Admission;
+  /** The request's trace when it is recorded: stages and writes record into it. */
+  trace?: RequestTrace;
 }
 
 /** `dryRun=All` (the only value upstream accepts). */

@@ -89,7 +89,7 @@ export async function handleScale(scope: RequestScope): Promise<void> {
       await scope.admission.validate(admissionAttributes(scope, 'UPDATE', toScale(updated), oldScale, dryRun, SCALE_KIND));
       return updated;
     },
-    { dryRun },
+    { dryRun, trace: scope.trace },
   );
   writeBody(scope.res, 200, toScale(object));
 }
@@ -135,7 +135,7 @@ export async function handleBinding(scope: RequestScope): Promise<void> {
       }
       return asObject(pod);
     },
-    { dryRun },
+    { dryRun, trace: scope.trace },
   );
   writeBody(scope.res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
 }

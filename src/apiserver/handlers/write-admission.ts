@@ -28,6 +28,7 @@ export function admissionAttributes(
     user: scope.user,
     warn: (text) => addWarning(scope.res, text),
     addAuditAnnotation: (key, value) => addAuditAnnotation(scope.req, key, value),
+    trace: scope.trace,
   };
 }
 

@@ -14,7 +14,7 @@ export async function handleCreate(scope: RequestScope): Promise<void> {
   if (!obj.metadata?.name && !obj.metadata?.generateName) {
     throw badRequest('name or generateName is required');
   }
-  const created = await scope.store.create(obj, { ...opts, admission: writeAdmission(scope, opts.dryRun) });
+  const created = await scope.store.create(obj, { ...opts, admission: writeAdmission(scope, opts.dryRun), trace: scope.trace });
   writeBody(scope.res, 201, ...render(scope, created));
 }
 
@@ -25,6 +25,6 @@ export async function handleUpdate(scope: RequestScope): Promise<void> {
   validateFields(scope, obj, json, opts.fieldValidation);
   const subresource = partialSubresource(scope.info.subresource);
   const admission = writeAdmission(scope, opts.dryRun);
-  const { object, created } = await scope.store.update(scope.info.namespace, scope.info.name, obj, { ...opts, subresource, admission });
+  const { object, created } = await scope.store.update(scope.info.namespace, scope.info.name, obj, { ...opts, subresource, admission, trace: scope.trace });
   writeBody(scope.res, created ? 201 : 200, ...render(scope, object));
 }

@@ -6,7 +6,7 @@ import { alreadyExists } from '../../machinery/api-error.js';
 import { setManagedFields, updateManagedFields } from '../../machinery/managedfields/index.js';
 import { formatTime } from '../../machinery/time.js';
 import { decodeObject, encodeObject } from './codec.js';
-import { stageSync } from '../trace/request-span.js';
+import { tracedCommit, tracedStage } from '../trace/request-trace.js';
 import { throwIfInvalid, type StoreContext, type WriteParams } from './store-context.js';
 
 const GENERATE_NAME_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
@@ -36,7 +36,7 @@ export async function createObject(ctx: StoreContext, obj: KubeObject, params: W
   if (params.fieldManager !== undefined) {
     setManagedFields(obj, updateManagedFields({ new: obj, manager: params.fieldManager, apiVersion: apiVersionOf(ctx.info), time: now, schema: ctx.listSchema }));
   }
-  stageSync('validation', 'validation', () => throwIfInvalid(ctx, obj, ctx.strategy.validate(obj)));
+  tracedStage(params.trace, 'validation', 'validation', () => throwIfInvalid(ctx, obj, ctx.strategy.validate(obj)));
   await params.admission?.validate('CREATE', obj, undefined);
   // a generated name that is taken is drawn again (the suffix alphabet keeps it valid)
   for (let attempt = 0; ; attempt++) {
@@ -53,7 +53,8 @@ export async function createObject(ctx: StoreContext, obj: KubeObject, params: W
     }
     await ctx.strategy.beforeCreate?.(obj, params.dryRun);
     if (params.dryRun) return obj;
-    const res = await ctx.storage.create(key, encodeObject(obj));
+    const value = encodeObject(obj);
+    const res = await tracedCommit(params.trace, 'create', key, () => ctx.storage.create(key, value));
     if (res.succeeded) return decodeObject(res.kv);
     await ctx.strategy.afterDelete?.(obj);
     retry();

@@ -5,6 +5,7 @@ import { formatTime } from '../../machinery/time.js';
 import { decodeObject, encodeObject } from './codec.js';
 import { MAX_GUARANTEED_UPDATE_ATTEMPTS, type DeleteOutcome, type DeleteParams, type StoreContext } from './store-context.js';
 import { isNoop } from './update-object.js';
+import { tracedCommit } from '../trace/request-trace.js';
 
 /**
  * DELETE semantics: preconditions, graceful deletion (the object stays with
@@ -35,7 +36,7 @@ export async function deleteObject(ctx: StoreContext, namespace: string, name: s
     const keep = ctx.strategy.prepareForDelete?.(next, { now: new Date(ctx.clock.now()) }) ?? false;
     if (finalizers.size === 0 && grace <= 0 && !keep) {
       if (params.dryRun) return { object: current, deleted: true };
-      const res = await ctx.storage.delete(key, kv.modRevision);
+      const res = await tracedCommit(params.trace, 'delete', key, () => ctx.storage.delete(key, kv.modRevision));
       if (res.succeeded) {
         await ctx.strategy.afterDelete?.(current);
         return { object: decodeObject(res.prev, res.revision), deleted: true };
@@ -51,7 +52,8 @@ export async function deleteObject(ctx: StoreContext, namespace: string, name: s
     if (meta.finalizers.length === 0) delete meta.finalizers;
     if (isNoop(current, next)) return { object: current, deleted: false };
     if (params.dryRun) return { object: next, deleted: false };
-    const res = await ctx.storage.update(key, encodeObject(next), kv.modRevision);
+    const value = encodeObject(next);
+    const res = await tracedCommit(params.trace, 'update', key, () => ctx.storage.update(key, value, kv.modRevision));
     if (res.succeeded) return { object: decodeObject(res.kv), deleted: false };
   }
   throw conflict(ctx.groupResource, name, STALE_OBJECT_MESSAGE);

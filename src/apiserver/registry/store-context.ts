@@ -3,6 +3,7 @@ import type { ResourceInfo } from '../../api/resource-info.js';
 import { invalid } from '../../machinery/invalid.js';
 import type { ListSchema } from '../../machinery/managedfields/index.js';
 import type { Storage } from '../../storage/storage.js';
+import type { RequestTrace } from '../trace/request-trace.js';
 import type { Strategy } from './strategy.js';
 import type { WriteAdmission } from './write-admission.js';
 import type { Clock } from '../../base/clock.js';
@@ -25,6 +26,8 @@ export interface WriteParams {
   fieldManager?: string;
   /** The request's admission chains; unset for the server's own writes (bootstrap, TTLs). */
   admission?: WriteAdmission;
+  /** The request's trace when it is recorded: validation and the storage commit record into it. */
+  trace?: RequestTrace;
 }
 
 export interface DeleteParams extends WriteParams {

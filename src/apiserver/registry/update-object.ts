@@ -7,7 +7,7 @@ import type { KeyValue } from '../../storage/storage.js';
 import { decodeObject, encodeObject } from './codec.js';
 import { createObject } from './create-object.js';
 import { deepEqual } from './deep-equal.js';
-import { stageSync } from '../trace/request-span.js';
+import { tracedCommit, tracedStage } from '../trace/request-trace.js';
 import { MAX_GUARANTEED_UPDATE_ATTEMPTS, throwIfInvalid, type StoreContext, type UpdateBody, type UpdateFunc, type WriteParams } from './store-context.js';
 
 /**
@@ -36,7 +36,8 @@ export async function guaranteedUpdate(
     if (opts.dryRun) return { object: desired, created: false };
     if (shouldDeleteDuringUpdate(ctx, desired)) {
       // the last finalizer is gone from an object being deleted: it goes away now
-      const res = await ctx.storage.delete(key, (kv as KeyValue).modRevision);
+      const revision = (kv as KeyValue).modRevision;
+      const res = await tracedCommit(opts.trace, 'delete', key, () => ctx.storage.delete(key, revision));
       if (res.succeeded) {
         await ctx.strategy.afterDelete?.(desired);
         return { object: decodeObject({ ...res.prev, value: encodeObject(desired) }, res.revision), created: false };
@@ -44,7 +45,9 @@ export async function guaranteedUpdate(
       kv = res.current;
       continue;
     }
-    const res = await ctx.storage.update(key, encodeObject(desired), (kv as KeyValue).modRevision);
+    const value = encodeObject(desired);
+    const revision = (kv as KeyValue).modRevision;
+    const res = await tracedCommit(opts.trace, 'update', key, () => ctx.storage.update(key, value, revision));
     if (res.succeeded) return { object: decodeObject(res.kv), created: false };
     kv = res.current;
   }
@@ -98,7 +101,7 @@ export async function updateObject(
         });
         setManagedFields(next, entries);
       }
-      stageSync('validation', 'validation', () => throwIfInvalid(ctx, next, partial ? partial.validateUpdate(next, current) : ctx.strategy.validateUpdate(next, current)));
+      tracedStage(opts.trace, 'validation', 'validation', () => throwIfInvalid(ctx, next, partial ? partial.validateUpdate(next, current) : ctx.strategy.validateUpdate(next, current)));
       await opts.admission?.validate('UPDATE', next, current);
       return next;
     },
