@@ -206,7 +206,12 @@ export class Scheduler {
     const permit = fwk.runPermitPlugins(state, assumed, node);
     if (!permit.isSuccess() && permit.code !== Code.Wait) return undo(permit.message(), permit.isRejected() ? 'Unschedulable' : 'SchedulerError', new Set([permit.plugin]));
     this.bindings.take();
-    recordingSpan()?.setAttribute(ATTR.node, node);
+    const span = recordingSpan();
+    if (span) {
+      span.setAttributes({ [ATTR.node]: node, 'skiff.nodes.evaluated': outcome.evaluatedNodes, 'skiff.nodes.feasible': outcome.feasibleNodes });
+      // the chosen node's verdict from each filter plugin (rejections of other nodes are events of their own, see runFilterPlugins)
+      for (const p of fwk.filter) span.addEvent('filter', { 'skiff.plugin': p.name, 'k8s.node.name': node, 'skiff.verdict': state.skipFilter.has(p.name) ? 'Skip' : 'Success' });
+    }
     const binding = inChildSpan(`bind ${q.info.key} to ${node}`, { hop: 'bind', attributes: { [ATTR.node]: node } }, () => this.bindingCycle(fwk, state, q, assumed, node, start, decisionMs));
     this.track(binding.finally(() => this.bindings.release()));
   }
