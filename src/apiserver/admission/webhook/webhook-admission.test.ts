@@ -190,4 +190,25 @@ describe('admission webhooks', () => {
     assert.deepEqual(calls.slice(-3), ['/count', '/label', '/count']);
     await api.client.resource(MUTATING).delete('svc');
   });
+
+  it('matchConditions (CEL) decide whether the webhook is called', async () => {
+    await api.client.resource<ValidatingWebhookConfiguration>(VALIDATING).create({
+      metadata: { name: 'conditions' },
+      webhooks: [
+        hook('cond.example.com', { url: hooks.url('/deny'), caBundle: hooks.caBundle }, {
+          matchConditions: [{ name: 'only-guarded', expression: "has(object.metadata.labels) && 'guarded' in object.metadata.labels" }],
+        }),
+      ],
+    });
+    const cms = api.client.resource<ConfigMap>(CONFIG_MAPS).namespace('plain');
+    await until(async () =>
+      cms.create({ metadata: { generateName: 'c-', labels: { guarded: 'y' } }, data: { forbidden: 'x' } }).then(
+        () => false,
+        (e: Error) => /admission webhook "cond\.example\.com" denied the request/.test(e.message),
+      ),
+    );
+    // the condition is false: the webhook is not asked, the ConfigMap is created
+    await cms.create({ metadata: { generateName: 'c-' }, data: { forbidden: 'x' } });
+    await api.client.resource(VALIDATING).delete('conditions');
+  });
 });

@@ -5,6 +5,8 @@ import type { AdmissionRuleWithOperations } from '../../../api/validation/admiss
 import { ApiError, badRequest, internalError, type StatusReason } from '../../../machinery/api-error.js';
 import type { Logger } from '../../../machinery/logger.js';
 import type { ApiRegistry } from '../../api-registry.js';
+import { CelCompileError, CelCostError, CelEvalError, compileCel, type CelProgram } from '../../cel/cel-program.js';
+import { toCel } from '../../cel/cel-value.js';
 import { resolveClientConfig } from '../../outbound/client-config.js';
 import { postJson } from '../../outbound/https-json-client.js';
 import type { AdmissionAttributes } from '../admission.js';
@@ -59,6 +61,7 @@ export class WebhookDispatcher {
       }
       if (!namespaceMatches(w.namespaceSelector, attrs, namespaceLabels ? await namespaceLabels : undefined)) continue;
       if (!objectMatches(w.objectSelector, attrs)) continue;
+      if (!this.conditionsMatch(w, attrs)) continue;
       if (attrs.dryRun && (w.sideEffects === 'Unknown' || w.sideEffects === 'Some')) throw badRequest(`admission webhook "${w.name}" does not support dry run`);
       const kind = target.version === request.version && target.group === request.group ? attrs.kind : { ...attrs.kind, group: target.group, version: target.version };
       out.push({ hook, target, kind });
@@ -130,6 +133,43 @@ export class WebhookDispatcher {
     return result;
   }
 
+  /**
+   * The webhook's matchConditions (CEL over object, oldObject and request):
+   * any false skips it; an error fails the request under Fail and skips the
+   * webhook under Ignore, as upstream.
+   */
+  private conditionsMatch(w: Webhook, attrs: AdmissionAttributes): boolean {
+    const conditions = w.matchConditions ?? [];
+    if (conditions.length === 0) return true;
+    const cel = (v: unknown) => (v === undefined ? null : toCel(v).value);
+    const vars = {
+      object: attrs.operation === 'DELETE' ? null : cel(attrs.object),
+      oldObject: attrs.operation === 'CREATE' ? null : cel(attrs.oldObject),
+      request: cel({
+        kind: attrs.kind,
+        resource: attrs.resource,
+        subResource: attrs.subresource,
+        name: attrs.name || attrs.object?.metadata?.name || '',
+        namespace: attrs.namespace,
+        operation: attrs.operation,
+        userInfo: { username: attrs.user.name, uid: attrs.user.uid ?? '', groups: attrs.user.groups, extra: attrs.user.extra ?? {} },
+        dryRun: attrs.dryRun,
+      }),
+    };
+    for (const c of conditions) {
+      let value: unknown;
+      try {
+        value = compiled(c.expression).evaluate(vars);
+      } catch (err) {
+        if (!(err instanceof CelCompileError || err instanceof CelEvalError || err instanceof CelCostError)) throw err;
+        if ((w.failurePolicy ?? 'Fail') === 'Ignore') return false;
+        throw internalError(`failed calling webhook "${w.name}": failed evaluating match conditions, failing closed: match condition '${c.name}': ${err.message}`);
+      }
+      if (value !== true) return false;
+    }
+    return true;
+  }
+
   private equivalents(request: RuleTarget): RuleTarget[] {
     return this.deps.registry
       .resources()
@@ -141,6 +181,20 @@ export class WebhookDispatcher {
     const ns = await this.deps.registry.namespaces.get('', namespace).catch(() => undefined);
     return ns?.metadata?.labels;
   }
+}
+
+const MATCH_CONDITION_VARIABLES = { object: 'dyn', oldObject: 'dyn', request: 'dyn' } as const;
+const programs = new Map<string, CelProgram>();
+
+/** Match conditions compile once per expression (a bad one throws its compile error each time). */
+function compiled(expression: string): CelProgram {
+  let p = programs.get(expression);
+  if (!p) {
+    p = compileCel(expression, MATCH_CONDITION_VARIABLES, 'bool');
+    if (programs.size > 1000) programs.clear();
+    programs.set(expression, p);
+  }
+  return p;
 }
 
 /** A webhook call that produced no usable answer; its text follows `failed calling webhook "x": `. */
