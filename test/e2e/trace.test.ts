@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ObjectTrace, SpanRecord, TraceRecord } from '../../src/trace/journey.js';
@@ -32,7 +33,9 @@ describe('skiff trace', () => {
     if (server) await removeDir(server.dataDir);
   });
 
-  it('follows a Deployment from kubectl to every pod’s status write in one trace', async () => {
+  it('follows a Deployment from kubectl to every pod’s status write, the endpoints and the proxy rules in one trace', async () => {
+    // a Service first: the pods' readiness then reaches its EndpointSlice, its Endpoints and kube-proxy within the Deployment's journey
+    await k.ok(['create', 'service', 'clusterip', 'web', '--tcp=80:8080']);
     await k.ok(['create', 'deployment', 'web', '--image=busybox', '--replicas=3', '--', 'sh', '-c', 'sleep 3600']);
     assert.match(await k.ok(['rollout', 'status', 'deployment/web', '--timeout=90s']), /successfully rolled out/);
     const pods = (await k.ok(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[*].metadata.name}'])).trim().split(/\s+/);
@@ -49,7 +52,8 @@ describe('skiff trace', () => {
       byId = new Map(journey.spans.map((s) => [s.spanId, s]));
       const complete = journey.spans.every((s) => !s.parentSpanId || byId.has(s.parentSpanId));
       const statuses = pods.every((p) => journey!.spans.some((s) => s.hop === 'status' && ancestors(s).some((a) => a.hop === 'sync' && a.attributes['k8s.object.name'] === p)));
-      return complete && statuses;
+      const proxied = journey.spans.some((s) => s.hop === 'proxy');
+      return complete && statuses && proxied;
     }, 60_000, 500);
     const t = journey!;
 
@@ -119,6 +123,27 @@ describe('skiff trace', () => {
       child(statusWrite, (s) => s.hop === 'storage');
     }
 
+    // → endpoints controllers → kube-proxy: a ready pod's status write → EndpointSlice (and Endpoints) writes → the proxy programs its rules
+    const writtenBy = (resource: RegExp) => t.spans.filter((s) => s.hop === 'request' && resource.test(s.name) && /^(create|update|patch)/.test(s.name));
+    const sliceWrites = writtenBy(/ endpointslices\.discovery\.k8s\.io$/);
+    assert.ok(sliceWrites.length > 0, 'an EndpointSlice write in the journey');
+    for (const w of sliceWrites) {
+      const reconcile = byId.get(w.parentSpanId!)!;
+      assert.equal(reconcile.hop, 'reconcile');
+      assert.match(String(reconcile.attributes['skiff.controller']), /endpointslice/);
+      assert.ok(ancestors(reconcile).some((a) => a.hop === 'watch' && a.attributes['k8s.kind'] === 'Pod'), 'the EndpointSlice controller acted on a pod’s watch delivery');
+    }
+    const endpointsWrites = writtenBy(/ endpoints$/);
+    assert.ok(endpointsWrites.length > 0, 'an Endpoints write in the journey');
+    assert.match(String(byId.get(endpointsWrites[0].parentSpanId!)!.attributes['skiff.controller']), /endpoint/);
+    const program = t.spans.find((s) => s.hop === 'proxy')!;
+    assert.equal(program.component, 'kube-proxy');
+    const programChain = ancestors(program);
+    assert.equal(programChain[0].hop, 'watch');
+    assert.equal(programChain[0].component, 'kube-proxy');
+    assert.ok(programChain.some((a) => sliceWrites.includes(a) || (a.hop === 'request' && / endpointslices\.discovery\.k8s\.io$/.test(a.name))), 'kube-proxy programmed rules for an EndpointSlice write');
+    assert.ok(programChain.includes(create), 'back to kubectl’s create');
+
     // the text rendering has the timeline, the sequence diagram and the critical path
     const text = await skiffTrace('deployment/web');
     for (const heading of ['Timeline', 'Sequence:', 'Critical path']) assert.ok(text.includes(heading), heading);
@@ -128,5 +153,20 @@ describe('skiff trace', () => {
   it('says so for an object without a trace', async () => {
     const out = await skiffTrace('configmap/never-written', '-n', 'default');
     assert.match(out, /no trace recorded for configmaps "never-written"/);
+  });
+
+  it('prints a server’s refusal without a stack trace', async () => {
+    // a ServiceAccount no role binds: it may not get the Deployment, so not its trace either
+    await k.ok(['create', 'serviceaccount', 'nobody', '-n', 'default']);
+    const token = (await k.ok(['create', 'token', 'nobody', '-n', 'default'])).trim();
+    const kubeconfig = join(server.dataDir, 'nobody.kubeconfig');
+    await copyFile(server.kubeconfig, kubeconfig);
+    const nobody = kubectlFor(kubeconfig);
+    await nobody.ok(['config', 'set-credentials', 'nobody', `--token=${token}`]);
+    await nobody.ok(['config', 'set-context', '--current', '--user=nobody']);
+    const r = await run(process.execPath, [join(ROOT, 'bin/skiff.js'), 'trace', 'deployment/web', '-n', 'default'], { env: { KUBECONFIG: kubeconfig } });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^Error from server \(Forbidden\): .*forbidden/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
   });
 });
