@@ -21,7 +21,7 @@ describe('skiff trace', () => {
   };
 
   before(async () => {
-    server = await startServer();
+    server = await startServer({ timeoutMs: 120_000 });
     k = kubectlFor(server.kubeconfig);
     await waitFor('the node to be Ready', async () => /\sReady\s/.test(await k.ok(['get', 'nodes'])), 60_000);
     // every component has listed and is watching once a first Deployment has rolled out
@@ -116,6 +116,15 @@ describe('skiff trace', () => {
       assert.ok(chain.includes(deploymentReconcile) && chain.includes(create), `${pod}: back to kubectl's create`);
       const schedule = chain.find((s) => s.hop === 'schedule')!;
       assert.equal(schedule.attributes['k8s.node.name'], chain.find((s) => s.hop === 'bind')!.attributes['k8s.node.name']);
+      // the scheduler's per-plugin verdicts: each filter plugin's on the chosen node; rejections of other nodes and score plugins' scores where the cluster has them
+      const verdicts = schedule.events.filter((e) => e.name === 'filter' && e.attributes['k8s.node.name'] === schedule.attributes['k8s.node.name']);
+      for (const plugin of ['NodeResourcesFit', 'NodeUnschedulable', 'TaintToleration']) {
+        assert.ok(verdicts.some((e) => e.attributes['skiff.plugin'] === plugin && e.attributes['skiff.verdict'] === 'Success'), `${pod}: ${plugin}'s verdict`);
+      }
+      assert.equal(schedule.attributes['skiff.nodes.feasible'], Number(schedule.attributes['skiff.nodes.feasible']));
+      for (const e of schedule.events.filter((x) => x.name === 'score')) assert.match(String(e.attributes['skiff.scores']), /=\d+/);
+      // the image pull, where the runtime pulls images (containerd; the process runtime has no images)
+      for (const pull of t.spans.filter((s) => s.hop === 'image-pull' && s.parentSpanId === sync.spanId)) assert.equal(pull.attributes['container.image.name'], 'busybox');
       child(sync, (s) => s.hop === 'sandbox');
       child(sync, (s) => s.hop === 'container-start');
       const status = child(sync, (s) => s.hop === 'status');
