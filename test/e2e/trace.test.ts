@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { Resolver } from 'node:dns/promises';
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -139,7 +140,7 @@ describe('skiff trace', () => {
     for (const w of sliceWrites) {
       const reconcile = byId.get(w.parentSpanId!)!;
       assert.equal(reconcile.hop, 'reconcile');
-      assert.match(String(reconcile.attributes['skiff.controller']), /endpointslice/);
+      assert.match(String(reconcile.attributes['skiff.controller']), /endpoint_?slice/);
       assert.ok(ancestors(reconcile).some((a) => a.hop === 'watch' && a.attributes['k8s.kind'] === 'Pod'), 'the EndpointSlice controller acted on a pod’s watch delivery');
     }
     const endpointsWrites = writtenBy(/ endpoints$/);
@@ -157,6 +158,38 @@ describe('skiff trace', () => {
     const text = await skiffTrace('deployment/web');
     for (const heading of ['Timeline', 'Sequence:', 'Critical path']) assert.ok(text.includes(heading), heading);
     assert.match(text, /kube-apiserver\s+kube-controller-manager\s+kube-scheduler\s+kubelet/);
+  });
+
+  it('the Service’s journey reaches the cluster DNS’s first answer for it', async () => {
+    // the DNS server publishes where it listens in the kube-dns EndpointSlice (inside skiff server: a free port)
+    const slices = await k.json<{ items: { endpoints?: { addresses: string[] }[]; ports?: { name?: string; port?: number }[] }[] }>(['get', 'endpointslices', '-n', 'kube-system', '-l', 'kubernetes.io/service-name=kube-dns']);
+    const slice = slices.items.find((s) => s.endpoints?.length && s.ports?.some((p) => p.name === 'dns'));
+    assert.ok(slice, 'the DNS server published its endpoint');
+    const resolver = new Resolver({ timeout: 2000, tries: 2 });
+    resolver.setServers([`${slice.endpoints![0].addresses[0]}:${slice.ports!.find((p) => p.name === 'dns')!.port}`]);
+    await waitFor('an answer for web.default.svc.cluster.local', async () => (await resolver.resolve4('web.default.svc.cluster.local').catch(() => [])).length > 0, 30_000, 500);
+    // the first answer after the Service's changes is one span, caused by those changes' watch deliveries
+    let answer: SpanRecord | undefined;
+    let links: string[] = [];
+    await waitFor('the DNS answer in a journey', async () => {
+      for (const what of ['service/web', 'deployment/web']) {
+        const trace = JSON.parse(await skiffTrace(what, '--output', 'json')) as ObjectTrace;
+        const spans = trace.traces.flatMap((t) => t.spans);
+        answer = spans.find((s) => s.hop === 'dns' && s.attributes['k8s.object.name'] === 'web');
+        if (answer) {
+          links = answer.links.map((l) => l.spanId);
+          return true;
+        }
+      }
+      return false;
+    }, 30_000, 500);
+    assert.equal(answer!.component, 'dns');
+    assert.equal(answer!.attributes['dns.question.name'], 'web.default.svc.cluster.local');
+    assert.ok(answer!.parentSpanId && links.includes(answer!.parentSpanId) || links.length > 0, 'caused by the Service’s changes');
+    // one of its causes is the delivery of a write to the Service: the Service's own trace holds it
+    const serviceTrace = JSON.parse(await skiffTrace('service/web', '--output', 'json')) as ObjectTrace;
+    const serviceSpans = new Set(serviceTrace.traces.flatMap((t) => t.spans.map((s) => s.spanId)));
+    assert.ok(links.some((l) => serviceSpans.has(l)) || serviceSpans.has(answer!.spanId), 'linked to the Service’s trace');
   });
 
   it('says so for an object without a trace', async () => {
