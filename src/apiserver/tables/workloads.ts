@@ -50,58 +50,45 @@ export const deploymentTable = convertor<Deployment>(
   },
 );
 
-export const replicaSetTable = convertor<ReplicaSet>(
-  [
-    NAME_COLUMN,
-    fieldColumn('Desired', 'integer', 'ReplicaSetSpec.replicas'),
-    fieldColumn('Current', 'integer', 'ReplicaSetStatus.replicas'),
-    fieldColumn('Ready', 'integer', 'ReplicaSetStatus.readyReplicas'),
-    AGE_COLUMN,
-    CONTAINERS_COLUMN,
-    IMAGES_COLUMN,
-    fieldColumn('Selector', 'string', 'ReplicaSetSpec.selector', 1),
-  ],
-  (rs, now) => {
-    const [names, images] = containerCells(rs.spec?.template?.spec?.containers);
-    return [
-      rs.metadata?.name ?? '',
-      desired(rs.spec?.replicas),
-      rs.status?.replicas ?? 0,
-      rs.status?.readyReplicas ?? 0,
-      translateTimestampSince(rs.metadata?.creationTimestamp, now),
-      names,
-      images,
-      formatLabelSelector(rs.spec?.selector),
-    ];
-  },
-);
+/** What ReplicaSets and ReplicationControllers share for printing. */
+type Replicated = ReplicaSet | ReplicationController;
 
-/** core/v1 ReplicationControllers print as ReplicaSets do, with their plain-map selector. */
-export const replicationControllerTable = convertor<ReplicationController>(
-  [
-    NAME_COLUMN,
-    fieldColumn('Desired', 'integer', 'ReplicationControllerSpec.replicas'),
-    fieldColumn('Current', 'integer', 'ReplicationControllerStatus.replicas'),
-    fieldColumn('Ready', 'integer', 'ReplicationControllerStatus.readyReplicas'),
-    AGE_COLUMN,
-    CONTAINERS_COLUMN,
-    IMAGES_COLUMN,
-    fieldColumn('Selector', 'string', 'ReplicationControllerSpec.selector', 1),
-  ],
-  (rc, now) => {
-    const [names, images] = containerCells(rc.spec?.template?.spec?.containers);
-    return [
-      rc.metadata?.name ?? '',
-      desired(rc.spec?.replicas),
-      rc.status?.replicas ?? 0,
-      rc.status?.readyReplicas ?? 0,
-      translateTimestampSince(rc.metadata?.creationTimestamp, now),
-      names,
-      images,
-      formatLabels(rc.spec?.selector),
-    ];
-  },
-);
+/**
+ * ReplicaSets and ReplicationControllers print alike (upstream's
+ * printReplicaSet and printReplicationController); only the selector's form
+ * differs (a label selector or a plain map).
+ */
+function replicatedTable<T extends Replicated>(kind: 'ReplicaSet' | 'ReplicationController', selector: (o: T) => string) {
+  return convertor<T>(
+    [
+      NAME_COLUMN,
+      fieldColumn('Desired', 'integer', `${kind}Spec.replicas` as const),
+      fieldColumn('Current', 'integer', `${kind}Status.replicas` as const),
+      fieldColumn('Ready', 'integer', `${kind}Status.readyReplicas` as const),
+      AGE_COLUMN,
+      CONTAINERS_COLUMN,
+      IMAGES_COLUMN,
+      fieldColumn('Selector', 'string', `${kind}Spec.selector` as const, 1),
+    ],
+    (o, now) => {
+      const [names, images] = containerCells(o.spec?.template?.spec?.containers);
+      return [
+        o.metadata?.name ?? '',
+        desired(o.spec?.replicas),
+        o.status?.replicas ?? 0,
+        o.status?.readyReplicas ?? 0,
+        translateTimestampSince(o.metadata?.creationTimestamp, now),
+        names,
+        images,
+        selector(o),
+      ];
+    },
+  );
+}
+
+export const replicaSetTable = replicatedTable<ReplicaSet>('ReplicaSet', (rs) => formatLabelSelector(rs.spec?.selector));
+
+export const replicationControllerTable = replicatedTable<ReplicationController>('ReplicationController', (rc) => formatLabels(rc.spec?.selector));
 
 export const statefulSetTable = convertor<StatefulSet>(
   [NAME_COLUMN, column('Ready', 'string', READY_PODS_DOC), AGE_COLUMN, CONTAINERS_COLUMN, IMAGES_COLUMN],
