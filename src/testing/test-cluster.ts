@@ -1,5 +1,3 @@
-import { command as controllerManager } from '../cli/commands/controller-manager.js';
-import { command as scheduler } from '../cli/commands/scheduler.js';
 import type { ComponentCommand, FlagValues } from '../cli/command.js';
 import { parseFlags } from '../cli/flags.js';
 import { createLogger, type Logger } from '../machinery/logger.js';
@@ -28,6 +26,8 @@ export interface TestCluster extends TestApiServer {
  * client), and optionally simulated nodes on which pods run at once.
  */
 export async function startTestCluster(options: TestClusterOptions = {}): Promise<TestCluster> {
+  // loaded here, not at the top: a test that only needs startTestApiServer does not pay for every controller's code
+  const [{ command: controllerManager }, { command: scheduler }] = await Promise.all([import('../cli/commands/controller-manager.js'), import('../cli/commands/scheduler.js')]);
   const api = await startTestApiServer(options);
   const logger = options.componentLogger ?? createLogger('testing', {}, () => {});
   const stopping = new AbortController();

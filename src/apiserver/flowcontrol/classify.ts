@@ -8,11 +8,14 @@ export interface RequestDigest {
   user: UserInfo;
 }
 
-/** FlowSchemas in the order they are tried: matchingPrecedence ascending, then name (as upstream). */
+/**
+ * FlowSchemas in the order they are tried: matchingPrecedence ascending, then
+ * name compared as bytes, as upstream's Go `<` (not localeCompare, which also
+ * costs its first caller ~20 ms of ICU collator set-up).
+ */
 export function sortFlowSchemas(schemas: readonly FlowSchema[]): FlowSchema[] {
-  return [...schemas].sort(
-    (a, b) => (a.spec?.matchingPrecedence ?? 1000) - (b.spec?.matchingPrecedence ?? 1000) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''),
-  );
+  const name = (fs: FlowSchema) => fs.metadata?.name ?? '';
+  return [...schemas].sort((a, b) => (a.spec?.matchingPrecedence ?? 1000) - (b.spec?.matchingPrecedence ?? 1000) || (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
 }
 
 /** The first schema (of sorted ones) one of whose rules matches the request, or undefined. */
