@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   podstartup: () => import('./podstartup.js'),
   testing: () => import('./testing.js'),
   crd: () => import('./crd.js'),
+  dns: () => import('./dns.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
-import packet, { type Answer, type DecodedPacket, type OptAnswer } from 'dns-packet';
+import packet, { type Answer, type DecodedPacket, type OptAnswer, type Question } from 'dns-packet';
 import type { DnsIndex } from './dns-index.js';
 import type { DnsMetrics } from './dns-metrics.js';
 import { resolveQuery, type Rcode, type ResolveOptions } from './resolve-query.js';
@@ -44,6 +44,7 @@ export class DnsServer {
   private readonly connections = new Set<net.Socket>();
   private readonly cache = new Map<string, { out: Buffer; type: string; rcode: Rcode }>();
   private cacheGeneration = -1;
+  private closed = false;
 
   constructor(private readonly o: DnsServerOptions) {}
 
@@ -83,6 +84,7 @@ export class DnsServer {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     for (const s of this.connections) s.destroy();
     await Promise.all([
       new Promise<void>((resolve) => (this.udp ? this.udp.close(() => resolve()) : resolve())),
@@ -121,6 +123,16 @@ export class DnsServer {
     const q = query.questions?.[0];
     if (!q || query.questions!.length !== 1) return headerOnly(msg, RCODES.FORMERR);
     this.o.metrics?.requests.inc({ proto, type: String(q.type) });
+    try {
+      return this.resolve(msg, query, q, proto, key);
+    } catch {
+      // records the wire format cannot carry (e.g. an over-long name): no answer beats a crash
+      this.o.metrics?.responses.inc({ rcode: 'SERVFAIL' });
+      return headerOnly(msg, RCODES.SERVFAIL);
+    }
+  }
+
+  private resolve(msg: Buffer, query: DecodedPacket, q: Question, proto: Proto, key: string | undefined): Buffer | Promise<Buffer> {
     const r = resolveQuery(this.o.index, q, { ...this.o.records, serial: this.o.records.serial() });
     if ('forward' in r) return this.forward(msg, query);
     this.o.metrics?.cacheMisses.inc();
@@ -152,12 +164,18 @@ export class DnsServer {
   private serveUdp(socket: dgram.Socket, msg: Buffer, rinfo: dgram.RemoteInfo): void {
     const started = performance.now();
     const send = (out: Buffer | undefined): void => {
-      if (!out) return;
-      socket.send(out, rinfo.port, rinfo.address);
+      // a forwarded answer may come back after close(): then there is no one to send it to
+      if (!out || this.closed) return;
+      socket.send(out, rinfo.port, rinfo.address, () => undefined);
       this.o.metrics?.duration.observe({ proto: 'udp' }, (performance.now() - started) / 1000);
     };
-    const out = this.answer(msg, 'udp');
-    if (out instanceof Promise) void out.then(send, () => undefined);
+    let out: ReturnType<DnsServer['answer']>;
+    try {
+      out = this.answer(msg, 'udp');
+    } catch {
+      return;
+    }
+    if (out instanceof Promise) void out.then(send).catch(() => undefined);
     else send(out);
   }
 
@@ -179,7 +197,7 @@ export class DnsServer {
         const started = performance.now();
         chain = chain.then(async () => {
           const out = await this.answer(Buffer.from(msg), 'tcp');
-          if (!out || socket.destroyed) return;
+          if (!out || socket.destroyed || this.closed) return;
           const len = Buffer.allocUnsafe(2);
           len.writeUInt16BE(out.length, 0);
           socket.write(Buffer.concat([len, out]));
