@@ -97,8 +97,14 @@ export interface Storage {
    * WatchClosedError when the watcher falls too far behind. Ends when the signal aborts.
    */
   watch(prefix: string, opts: WatchOptions): AsyncIterable<WatchEvent>;
-  /** Optional: asks every open watch with `onProgress` to report its progress soon. */
-  requestWatchProgress?(): void;
+  /**
+   * Optional: asks every open watch with `onProgress` to report its progress
+   * soon. Returns false when the backend cannot report progress it can be
+   * trusted on (then nothing is asked and callers read the storage instead).
+   */
+  requestWatchProgress?(): boolean;
+  /** Optional: whether progress reports can be trusted (absent: they can). */
+  watchProgressReliable?(): Promise<boolean>;
   /** Discards history older than `revision`, keeping the latest value of every live key. */
   compact(revision: number): Promise<void>;
   /** Optional: the store's raised alarms (etcd's NOSPACE, CORRUPT); while any is raised the API server is not ready. */

@@ -157,7 +157,7 @@ describe('three API servers on a three-member etcd', () => {
     await etcd?.stop();
   });
 
-  it('keeps every acknowledged write and every watcher sees every event in order across a member and a server dying', async () => {
+  it('keeps every acknowledged write and every watcher sees every event in order across a member and a server dying', async (t) => {
     for (const server of servers) assert.ok(server.proc.exitCode === null);
     // A write through one server is seen through another.
     const probe = await request(agent, servers[0]!.port, 'POST', RESOURCE, { metadata: { name: 'probe' }, data: { a: '1' } });
@@ -170,6 +170,10 @@ describe('three API servers on a three-member etcd', () => {
     const livePorts = () => servers.filter((_, i) => alive.has(i)).map((s) => s.port);
     const followers = [0, 1, 2].map((i) => new Follower(agent, livePorts, startRv, i));
     const following = followers.map((f) => f.run());
+    // A failed assertion must not leave the followers reconnecting forever (the run would never end).
+    t.after(() => {
+      for (const f of followers) f.stop();
+    });
 
     const acked = new Map<string, number>();
     let stopWriting = false;

@@ -60,8 +60,12 @@ export class ConvertingStorage implements Storage {
     }
   }
 
-  requestWatchProgress(): void {
-    this.inner.requestWatchProgress?.();
+  watchProgressReliable(): Promise<boolean> {
+    return this.inner.watchProgressReliable?.() ?? Promise.resolve(true);
+  }
+
+  requestWatchProgress(): boolean {
+    return this.inner.requestWatchProgress?.() ?? false;
   }
 
   compact(revision: number): Promise<void> {

@@ -146,8 +146,12 @@ export class Cacher implements Storage {
     };
   }
 
-  requestWatchProgress(): void {
-    this.storage.requestWatchProgress?.();
+  watchProgressReliable(): Promise<boolean> {
+    return this.storage.watchProgressReliable?.() ?? Promise.resolve(true);
+  }
+
+  requestWatchProgress(): boolean {
+    return this.storage.requestWatchProgress?.() ?? false;
   }
 
   compact(revision: number): Promise<void> {
@@ -166,11 +170,8 @@ export class Cacher implements Storage {
     const timeoutMs = this.opts.freshnessTimeoutMs ?? 250;
     if (!(await cache.whenReady(timeoutMs))) return false;
     if (cache.revision >= required) return true;
-    if (this.storage.requestWatchProgress) {
-      const reached = cache.waitForRevision(required, timeoutMs);
-      this.storage.requestWatchProgress();
-      return reached;
-    }
+    // A progress report delivered at once has already moved the cache, which the wait checks first.
+    if (this.storage.requestWatchProgress?.()) return cache.waitForRevision(required, timeoutMs);
     // Without progress reports only events of this resource move the cache: give in-flight ones one turn.
     await new Promise((resolve) => setImmediate(resolve));
     return cache.revision >= required;

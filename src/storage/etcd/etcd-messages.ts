@@ -150,6 +150,12 @@ function headerRevision(buf: Uint8Array): number {
 }
 
 /** Decodes the header of any response (field 1 is the header in all of them). */
+/** The server version in a Maintenance.Status response (StatusResponse field 2). */
+export function decodeStatusVersion(buf: Uint8Array): string {
+  for (const f of fields(buf)) if (f.field === 2) return decoder.decode(f.data);
+  return '';
+}
+
 export function decodeHeaderRevision(buf: Uint8Array): number {
   for (const f of fields(buf)) if (f.field === 1) return headerRevision(f.data);
   return 0;

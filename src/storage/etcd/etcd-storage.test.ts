@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { describeStorageConformance } from '../conformance.js';
 import { UnavailableError } from '../errors.js';
 import { Cacher } from '../cacher/cacher.js';
-import { EtcdStorage } from './etcd-storage.js';
+import { EtcdStorage, progressNotifyReliable } from './etcd-storage.js';
 import { parseEtcdEndpoints } from './etcd-endpoints.js';
 import { skipUnless } from '../../testing/requirements.js';
 import { etcdMissingReason, startEtcdCluster, type EtcdCluster } from './testing/etcd-cluster.js';
@@ -17,6 +17,13 @@ const succeeded = <R extends { succeeded: boolean }>(r: R) => {
   assert.ok(r.succeeded);
   return r;
 };
+
+describe('etcd progress notifications', () => {
+  it('are trusted only from releases that send them after every event up to their revision', () => {
+    for (const v of ['3.4.31', '3.4.35', '3.5.13', '3.5.21', '3.6.0', '3.6.5', '4.0.0']) assert.equal(progressNotifyReliable(v), true, v);
+    for (const v of ['3.4.23', '3.4.30', '3.5.0', '3.5.12', '3.3.27', '', 'garbage']) assert.equal(progressNotifyReliable(v), false, v);
+  });
+});
 
 describe('etcd storage', { skip }, () => {
   let cluster: EtcdCluster;
@@ -37,10 +44,12 @@ describe('etcd storage', { skip }, () => {
   });
 
   describe('EtcdStorage', () => {
-    it('lets the cache prove freshness with progress notifications while other keys change', async () => {
+    it('lets the cache prove freshness with progress notifications while other keys change, where etcd can be trusted on them', async () => {
       const ops: string[] = [];
-      const cacher = new Cacher(new EtcdStorage({ endpoints: cluster.endpoints, observe: (op) => ops.push(op) }));
+      const storage = new EtcdStorage({ endpoints: cluster.endpoints, observe: (op) => ops.push(op) });
+      const cacher = new Cacher(storage);
       try {
+        const reliable = await storage.watchProgressReliable();
         succeeded(await cacher.create('/registry/widgets/ns/a', bytes('a')));
         await cacher.list('/registry/widgets/');
         for (let i = 0; i < 5; i++) {
@@ -48,7 +57,9 @@ describe('etcd storage', { skip }, () => {
           ops.length = 0;
           const listed = await cacher.list('/registry/widgets/ns/');
           assert.deepEqual(listed.kvs.map((kv) => kv.key), ['/registry/widgets/ns/a']);
-          assert.ok(!ops.includes('list'), `served from the cache, not read through (ops: ${ops.join(',')})`);
+          // An older etcd (etcd-io/etcd#15220) may report progress ahead of an event: the list reads through instead.
+          if (reliable) assert.ok(!ops.includes('list'), `served from the cache, not read through (ops: ${ops.join(',')})`);
+          else assert.ok(ops.includes('list'), `read through, not served from a cache that cannot prove freshness (ops: ${ops.join(',')})`);
         }
       } finally {
         await cacher.close();

@@ -4,6 +4,7 @@ import type { RangeRequest, RangeResponse, RequestOp, TxnRequest, TxnResponse } 
 import {
   decodeHeaderRevision,
   decodeRangeResponse,
+  decodeStatusVersion,
   decodeTxnResponse,
   encodeCompactionRequest,
   encodeRangeRequest,
@@ -28,6 +29,24 @@ export interface EtcdStorageOptions {
 }
 
 const KV = '/etcdserverpb.KV/';
+const MAINTENANCE_STATUS = '/etcdserverpb.Maintenance/Status';
+
+/**
+ * Whether an etcd version sends requested progress notifications only after
+ * every event up to their revision. Older releases can send one ahead of an
+ * event of the same revision (etcd-io/etcd#15220): a cache trusting it would
+ * skip that event. The thresholds are the ones upstream's consistent reads
+ * from cache require (v3.4.31+, v3.5.13+).
+ */
+export function progressNotifyReliable(version: string): boolean {
+  const m = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
+  if (!m) return false;
+  const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (major !== 3) return major > 3;
+  if (minor === 4) return patch >= 31;
+  if (minor === 5) return patch >= 13;
+  return minor > 5;
+}
 
 /**
  * Storage over etcd's v3 gRPC API. Keys are stored as given, so
@@ -45,6 +64,9 @@ export class EtcdStorage implements Storage {
   private compacted = 0;
   /** Watch streams whose owner wants progress notifications. */
   private readonly progressStreams = new Set<GrpcStream>();
+  /** Whether the server's progress notifications can be trusted (asked once, see progressNotifyReliable). */
+  private progressReliable: Promise<boolean> | undefined;
+  private progressKnownReliable = false;
 
   constructor(private readonly opts: EtcdStorageOptions) {
     this.connection = new GrpcConnection({ endpoints: opts.endpoints, ...(opts.tls ? { tls: opts.tls } : {}) });
@@ -124,22 +146,46 @@ export class EtcdStorage implements Storage {
     // "From now" is pinned at call time: any write issued after this call gets a revision above one already seen.
     const startRevision = opts.startRevision > 0 ? opts.startRevision : this.seenRevision > 0 ? this.seenRevision + 1 : 0;
     const signal = AbortSignal.any([opts.signal, this.closing.signal]);
+    const watchOptions = {
+      prefix,
+      startRevision,
+      signal,
+      onRevision: (revision: number) => this.sawRevision(revision),
+      onCompacted: (revision: number) => (this.compacted = Math.max(this.compacted, revision)),
+    };
+    if (!opts.onProgress) return { [Symbol.asyncIterator]: () => watchEtcd(this.connection, watchOptions) };
+    const onProgress = opts.onProgress;
+    const reliable = () => this.watchProgressReliable();
+    const connection = this.connection;
+    const streams = this.progressStreams;
     return {
-      [Symbol.asyncIterator]: () =>
-        watchEtcd(this.connection, {
-          prefix,
-          startRevision,
-          signal,
-          onRevision: (revision) => this.sawRevision(revision),
-          onCompacted: (revision) => (this.compacted = Math.max(this.compacted, revision)),
-          ...(opts.onProgress ? { onProgress: opts.onProgress, streams: this.progressStreams, progressIntervalMs: opts.progressIntervalMs } : {}),
-        }),
+      async *[Symbol.asyncIterator]() {
+        // Progress this server cannot be trusted on is never reported: the owner relies on events alone.
+        yield* (await reliable())
+          ? watchEtcd(connection, { ...watchOptions, onProgress, streams, progressIntervalMs: opts.progressIntervalMs })
+          : watchEtcd(connection, watchOptions);
+      },
     };
   }
 
-  requestWatchProgress(): void {
-    // etcd answers on each stream once its watchers are synced (etcd >= 3.4).
+  requestWatchProgress(): boolean {
+    if (!this.progressKnownReliable) return false;
+    // etcd answers on each stream once its watchers are synced.
     for (const stream of this.progressStreams) stream.send(encodeWatchProgress());
+    return true;
+  }
+
+  /** Asks the server for its version once; an older etcd's progress notifications are never used. */
+  watchProgressReliable(): Promise<boolean> {
+    this.progressReliable ??= this.connection.unary(MAINTENANCE_STATUS, new Uint8Array(0), this.opts.callTimeoutMs ?? 10_000).then(
+      (response) => (this.progressKnownReliable = progressNotifyReliable(decodeStatusVersion(response))),
+      () => {
+        // Not known yet (no member answered): ask again next time.
+        this.progressReliable = undefined;
+        return false;
+      },
+    );
+    return this.progressReliable;
   }
 
   async compact(revision: number): Promise<void> {

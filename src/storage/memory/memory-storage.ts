@@ -108,8 +108,9 @@ export class MemoryStorage implements Storage {
     return this.watches.watch(prefix, opts);
   }
 
-  requestWatchProgress(): void {
+  requestWatchProgress(): boolean {
     this.watches.requestProgress();
+    return true;
   }
 
   async compact(revision: number): Promise<void> {

@@ -144,8 +144,9 @@ export class SqliteStorage implements Storage {
     return this.watches.watch(prefix, opts);
   }
 
-  requestWatchProgress(): void {
+  requestWatchProgress(): boolean {
     this.watches.requestProgress();
+    return true;
   }
 
   async compact(revision: number): Promise<void> {
