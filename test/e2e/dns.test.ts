@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { busyboxLayer, dockerArchive } from '../../src/kubelet/images/busybox-image.js';
-import { firstMissing, missingCommand, missingRoot, skipUnless } from '../../src/testing/requirements.js';
+import { netnsNodeRequirements, netnsWrap } from './support/netns-node.js';
 import { firstNodeName, kubectlFor, removeDir, ROOT, run, startServer, waitFor, type ServerProcess } from './harness.js';
 
 const IMAGE = 'skiff.test/busybox:1';
 const HOST_IP = '192.168.252.1';
 
-const requirements = skipUnless(firstMissing(
-  missingRoot(),
-  missingCommand('containerd', ['--version'], 'apt install containerd'),
-  missingCommand('runc', ['--version'], 'apt install runc'),
-  existsSync('/usr/lib/cni/bridge') ? undefined : 'CNI plugins are not installed (apt install containernetworking-plugins)',
-  missingCommand('busybox', ['true'], 'apt install busybox-static'),
-  missingCommand('iptables', ['--version'], 'apt install iptables'),
-  missingCommand('unshare', ['--version'], 'apt install util-linux'),
-  missingCommand('nsenter', ['--version'], 'apt install util-linux'),
-));
+const requirements = netnsNodeRequirements;
 
 /**
  * The node (API server, DNS, kubelet, containerd, kube-proxy's iptables
@@ -26,14 +17,7 @@ const requirements = skipUnless(firstMissing(
  * loopback, so DNS traffic never leaves it: upstream forwarding has nowhere
  * to go (names outside the cluster fail), and the host is untouched.
  */
-const NETNS_WRAP = ['unshare', '--net', '--', 'sh', '-c', [
-  'ip link set lo up',
-  'ip link add skiff-h0 type veth peer name skiff-h1',
-  `ip addr add ${HOST_IP}/24 dev skiff-h0`,
-  'ip link set skiff-h0 up && ip link set skiff-h1 up',
-  'ip route add default dev skiff-h0',
-  'exec "$@"',
-].join(' && '), 'netns-host'];
+const NETNS_WRAP = netnsWrap(HOST_IP);
 
 const STOP_ON_TERM = 'trap "exit 0" TERM;';
 

@@ -1,39 +1,23 @@
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { busyboxLayer, dockerArchive } from '../../src/kubelet/images/busybox-image.js';
-import { firstMissing, missingCommand, missingRoot, skipUnless } from '../../src/testing/requirements.js';
+import { netnsNodeRequirements, netnsWrap } from './support/netns-node.js';
 import { firstNodeName, kubectlFor, removeDir, ROOT, run, startServer, waitFor, type ServerProcess } from './harness.js';
 
 const IMAGE = 'skiff.test/busybox:1';
 /** The "host" network namespace's own address (on a veth pair inside it), and its default route. */
 const HOST_IP = '192.168.251.1';
 
-const requirements = skipUnless(firstMissing(
-  missingRoot(),
-  missingCommand('containerd', ['--version'], 'apt install containerd'),
-  missingCommand('runc', ['--version'], 'apt install runc'),
-  existsSync('/usr/lib/cni/bridge') ? undefined : 'CNI plugins are not installed (apt install containernetworking-plugins)',
-  missingCommand('busybox', ['true'], 'apt install busybox-static'),
-  missingCommand('iptables', ['--version'], 'apt install iptables'),
-  missingCommand('unshare', ['--version'], 'apt install util-linux'),
-  missingCommand('nsenter', ['--version'], 'apt install util-linux'),
-));
+const requirements = netnsNodeRequirements;
 
 /**
  * The whole node (API server, kubelet, containerd, pods' bridge, kube-proxy's
  * iptables rules) runs in a network namespace of its own, so the test neither
  * touches the machine's iptables nor meets other clusters' pod IPs.
  */
-const NETNS_WRAP = ['unshare', '--net', '--', 'sh', '-c', [
-  'ip link set lo up',
-  'ip link add skiff-h0 type veth peer name skiff-h1',
-  `ip addr add ${HOST_IP}/24 dev skiff-h0`,
-  'ip link set skiff-h0 up && ip link set skiff-h1 up',
-  'ip route add default dev skiff-h0',
-  'exec "$@"',
-].join(' && '), 'netns-host'];
+const NETNS_WRAP = netnsWrap(HOST_IP);
 
 /** PID 1 in a container has no default SIGTERM action: exit on it, so pods stop at once rather than after the grace period. */
 const STOP_ON_TERM = 'trap "exit 0" TERM;';
