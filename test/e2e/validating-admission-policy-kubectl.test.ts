@@ -96,15 +96,22 @@ describe('ValidatingAdmissionPolicy with kubectl', () => {
     await removeDir(server?.dataDir);
   });
 
+  /** The stderr of a refused apply; an admitted Deployment is deleted so the next try is a create again. */
+  async function applyUntilRefused(manifest: string, name: string): Promise<string | undefined> {
+    const r = await k.exec(['apply', '-f', '-'], { input: manifest });
+    if (r.code !== 0) return r.stderr;
+    await k.ok(['delete', 'deployment', name, '--wait=false']);
+    return undefined;
+  }
+
   it('denies a Deployment above the limit with its message', async () => {
     await k.ok(['label', 'namespace', 'default', 'policy=enforced']);
     await k.ok(['apply', '-f', '-'], { input: POLICY });
     assert.match(await k.ok(['get', 'validatingadmissionpolicies']), /replica-limit.skiff.dev\s+1\s+v1\/ConfigMap/);
     // policies take effect shortly after they are written
-    const err = await waitFor('the policy to deny', async () => {
-      const r = await k.exec(['apply', '-f', '-'], { input: deployment('big', 5) });
-      return r.code !== 0 ? r.stderr : undefined;
-    });
+    // until then an apply creates the Deployment, and re-applying it unchanged
+    // sends nothing; so an admitted one is removed before the next try
+    const err = await waitFor('the policy to deny', () => applyUntilRefused(deployment('big', 5), 'big'));
     assert.match(
       err,
       // kubectl prints a 422's causes as `field: message`; upstream's cause has no field (as in the Kubernetes docs)
@@ -121,10 +128,7 @@ describe('ValidatingAdmissionPolicy with kubectl', () => {
 
   it('a missing param denies under parameterNotFoundAction Deny', async () => {
     await k.ok(['delete', 'configmap', 'replica-limit']);
-    const err = await waitFor('the missing param to deny', async () => {
-      const r = await k.exec(['apply', '-f', '-'], { input: deployment('other', 1) });
-      return r.code !== 0 ? r.stderr : undefined;
-    });
+    const err = await waitFor('the missing param to deny', () => applyUntilRefused(deployment('other', 1), 'other'));
     assert.match(err, /denied request: no params found for policy binding with `Deny` parameterNotFoundAction/);
   });
 
