@@ -3,7 +3,7 @@
 // nothing but the API server touches storage).
 import tseslint from 'typescript-eslint';
 
-const components = ['controllers', 'scheduler', 'kubelet', 'proxy', 'dns'];
+const components = ['controllers', 'scheduler', 'kubelet', 'proxy', 'dns', 'netpol'];
 
 /** Forbid imports of the given top-level src folders from a folder. */
 function boundary(folder, forbidden) {

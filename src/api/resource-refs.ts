@@ -52,3 +52,4 @@ export const CLUSTER_ROLE_BINDINGS = builtinResource('clusterrolebindings', 'rba
 export const ROLES = builtinResource('roles', 'rbac.authorization.k8s.io');
 export const ROLE_BINDINGS = builtinResource('rolebindings', 'rbac.authorization.k8s.io');
 export const PRIORITY_CLASSES = builtinResource('priorityclasses', 'scheduling.k8s.io');
+export const NETWORK_POLICIES = builtinResource('networkpolicies', 'networking.k8s.io');

@@ -25,6 +25,16 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** `args` with `netpol` added to its `--disable` list (or a `--disable netpol` of its own). */
+function disableNetpol(args: readonly string[]): string[] {
+  const out = [...args];
+  const i = out.findIndex((a) => a === '--disable' || a.startsWith('--disable='));
+  if (i < 0) return [...out, '--disable', 'netpol'];
+  if (out[i] === '--disable') out[i + 1] = `${out[i + 1]},netpol`;
+  else out[i] = `${out[i]},netpol`;
+  return out;
+}
+
 /** Starts `skiff <command>` and resolves once it prints its KUBECONFIG line. */
 export async function startServer(opts: { command?: string; dataDir?: string; args?: string[]; timeoutMs?: number; wrap?: string[] } = {}): Promise<ServerProcess> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'skiff-e2e-')));
@@ -33,7 +43,9 @@ export async function startServer(opts: { command?: string; dataDir?: string; ar
   const runtime = (command === 'server' || command === 'kubelet') && !(opts.args ?? []).includes('--container-runtime') ? ['--container-runtime', 'process'] : [];
   // nor do they touch the host's iptables: the userspace proxy, unless a test asks for a mode (and then runs in its own network namespace)
   const proxyMode = command === 'server' && !(opts.args ?? []).includes('--proxy-mode') ? ['--proxy-mode', 'userspace'] : [];
-  const args = [SKIFF, command, '--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', '0', ...runtime, ...proxyMode, ...(opts.args ?? [])];
+  // … nor enforce network policies there: the netpol component is left out with them
+  const extra = proxyMode.length > 0 ? disableNetpol(opts.args ?? []) : (opts.args ?? []);
+  const args = [SKIFF, command, '--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', '0', ...runtime, ...proxyMode, ...extra];
   // `wrap` runs the server under another command (e.g. in a network namespace of its own), which must exec it
   const proc = opts.wrap ? spawn(opts.wrap[0], [...opts.wrap.slice(1), process.execPath, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' } }) : spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' } });
   let stderr = '';

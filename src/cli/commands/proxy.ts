@@ -7,7 +7,7 @@ import { ProxyServer } from '../../proxy/proxy-server.js';
 import { InterfaceAddresses, UnboundAddresses } from '../../proxy/service-addresses.js';
 import { UserspaceProxier } from '../../proxy/userspace/userspace-proxier.js';
 import { IptablesProxier } from '../../proxy/iptables/iptables-proxier.js';
-import { ExecIptables } from '../../proxy/iptables/iptables-runner.js';
+import { ExecIptables } from '../../base/iptables-runner.js';
 import { ExecConntrack } from '../../proxy/iptables/conntrack.js';
 import { bridgeDetector } from '../../proxy/iptables/iptables-rules.js';
 import type { ProxyMode } from '../../proxy/proxy-mode.js';

@@ -8,7 +8,7 @@ import { firstMissing, missingCommand, missingRoot, skipUnless } from '../../tes
 import { proxyModeConformance } from '../proxy-mode-conformance.js';
 import { ExecConntrack } from './conntrack.js';
 import { IptablesProxier } from './iptables-proxier.js';
-import { ExecIptables } from './iptables-runner.js';
+import { ExecIptables } from '../../base/iptables-runner.js';
 
 const IN_NETNS = 'SKIFF_PROXY_TEST_NETNS';
 

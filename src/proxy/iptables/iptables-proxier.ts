@@ -5,7 +5,7 @@ import type { ServicePort } from '../service-port.js';
 import { usableEndpoints } from '../usable-endpoints.js';
 import { isServiceChain } from './chain-names.js';
 import type { Conntrack } from './conntrack.js';
-import { setSysctl, type Iptables, type Jump } from './iptables-runner.js';
+import { setSysctl, type Iptables, type Jump } from '../../base/iptables-runner.js';
 import {
   buildRules,
   KUBE_EXTERNAL_SERVICES,

@@ -6,7 +6,7 @@ import type { ServiceEndpoint, ServicePort } from '../service-port.js';
 import { serviceChains } from './chain-names.js';
 import type { FlowFilter } from './stale-flows.js';
 import { IptablesProxier, JUMPS } from './iptables-proxier.js';
-import type { Iptables, Jump } from './iptables-runner.js';
+import type { Iptables, Jump } from '../../base/iptables-runner.js';
 
 /** Records what the proxier asks of iptables; `existing` plays iptables-save's chain list. */
 class RecordingIptables implements Iptables {

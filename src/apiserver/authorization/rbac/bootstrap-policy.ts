@@ -137,6 +137,8 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
   clusterRole('system:kube-dns', [rule(['list', 'watch'], [''], ['endpoints', 'services'])]),
   // the CoreDNS add-on's role (its manifest's, not upstream's bootstrap), held by skiff's DNS component
   clusterRole('system:coredns', [rule(['list', 'watch'], [''], ['endpoints', 'services', 'pods', 'namespaces']), rule(['list', 'watch'], ['discovery.k8s.io'], ['endpointslices'])]),
+  // kube-router's role (its manifest's, for what its network policy controller reads), held by skiff's netpol component
+  clusterRole('system:kube-router', [rule(READ, [''], ['namespaces', 'pods', 'nodes']), rule(READ, ['networking.k8s.io'], ['networkpolicies']), EVENTS_WRITE]),
   clusterRole('system:kube-scheduler', [
     EVENTS_WRITE,
     rule(['create'], ['coordination.k8s.io'], ['leases']),
@@ -205,6 +207,7 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly ClusterRoleBinding[] = [
   clusterRoleBinding('system:kube-controller-manager', [user('system:kube-controller-manager')]),
   clusterRoleBinding('system:kube-dns', [serviceAccount('kube-system', 'kube-dns')]),
   clusterRoleBinding('system:coredns', [user('system:coredns'), serviceAccount('kube-system', 'coredns')]),
+  clusterRoleBinding('system:kube-router', [user('system:kube-router')]),
   clusterRoleBinding('system:kube-scheduler', [user('system:kube-scheduler')]),
   clusterRoleBinding('system:volume-scheduler', [user('system:kube-scheduler')]),
   clusterRoleBinding('system:service-account-issuer-discovery', [group('system:serviceaccounts')]),

@@ -1,3 +1,4 @@
+// The host's iptables, shared by kube-proxy's iptables mode and the network policy controller.
 import { execFile, spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
