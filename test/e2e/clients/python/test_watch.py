@@ -3,7 +3,6 @@ import threading
 
 from kubernetes import client, watch
 
-from conftest import wait_for
 
 # every namespace also holds the kube-root-ca.crt ConfigMap (root-ca-cert-publisher), as upstream
 ROOT_CA = "kube-root-ca.crt"
@@ -12,22 +11,22 @@ ROOT_CA = "kube-root-ca.crt"
 def test_watch_stream_sees_added_modified_deleted(core, namespace):
     w = watch.Watch()
     seen = []
-    ready = threading.Event()
+    # the watch starts from a list's resourceVersion, so every change made after
+    # the list reaches it however late the stream connects (a watch without one
+    # would start with the then-current state as ADDED)
+    rv = core.list_namespaced_config_map(namespace).metadata.resource_version
 
     def consume():
         # timeout_seconds is the server's deadline; the client closes earlier once it has seen the delete
-        for event in w.stream(core.list_namespaced_config_map, namespace, timeout_seconds=60):
+        for event in w.stream(core.list_namespaced_config_map, namespace, resource_version=rv, timeout_seconds=60):
             if event["object"].metadata.name == ROOT_CA:
                 continue
             seen.append((event["type"], event["object"].metadata.name, event["object"].data))
             if event["type"] == "DELETED":
                 w.stop()
 
-    # the watch starts from the list's resourceVersion, so nothing created after the list is missed
     t = threading.Thread(target=consume)
     t.start()
-    ready.set()
-    wait_for("the watch to start", lambda: w.resource_version is not None or seen == [], timeout=5)
     core.create_namespaced_config_map(namespace, client.V1ConfigMap(metadata=client.V1ObjectMeta(name="watched"), data={"v": "1"}))
     core.patch_namespaced_config_map("watched", namespace, {"data": {"v": "2"}})
     core.delete_namespaced_config_map("watched", namespace)
