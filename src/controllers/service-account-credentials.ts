@@ -35,6 +35,7 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Readonly<Record<string, string>> = {
   resourcequota: 'resourcequota-controller',
   'root-ca-cert-publisher': 'root-ca-cert-publisher',
   serviceaccount: 'service-account-controller',
+  servicelb: 'service-controller',
   statefulset: 'statefulset-controller',
   tokencleaner: 'token-cleaner',
   'ttl-after-finished': 'ttl-after-finished-controller',

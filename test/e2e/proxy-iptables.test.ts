@@ -108,4 +108,27 @@ describe('kube-proxy iptables mode with pods in their network namespaces', requi
       return answers.size === 1 && answers.has(remaining!);
     }, 60_000, 500);
   });
+
+  test('ServiceLB: a LoadBalancer Service gets the node\'s address as its ingress and answers there; another loadBalancerClass is left alone', async () => {
+    await kubectl.ok(['run', 'lb-web', `--image=${IMAGE}`, '--restart=Never', '--labels=app=lb-web', '--', 'sh', '-c', `echo lb-web > /tmp/index.html; ${STOP_ON_TERM} httpd -f -p 8080 -h /tmp & wait`]);
+    // the other class first: the controller's single worker has handled it by the time ours has its ingress
+    await kubectl.ok(['apply', '-f', '-'], { input: JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'lb-other' }, spec: { type: 'LoadBalancer', loadBalancerClass: 'example.com/other', selector: { app: 'lb-web' }, ports: [{ port: 82, targetPort: 8080 }] } }) });
+    await kubectl.ok(['expose', 'pod', 'lb-web', '--type=LoadBalancer', '--port=81', '--target-port=8080']);
+    const ingress = await waitFor('the LoadBalancer ingress', async () => {
+      const svc = await kubectl.json<{ status: { loadBalancer?: { ingress?: { ip: string; ipMode?: string }[] } } }>(['get', 'service', 'lb-web']);
+      return svc.status.loadBalancer?.ingress?.length ? svc.status.loadBalancer.ingress : undefined;
+    }, 30_000, 250);
+    assert.deepEqual(ingress, [{ ip: HOST_IP, ipMode: 'VIP' }]);
+    const other = await kubectl.json<{ status: { loadBalancer?: { ingress?: unknown[] } } }>(['get', 'service', 'lb-other']);
+    assert.equal(other.status.loadBalancer?.ingress, undefined);
+    assert.match(await kubectl.ok(['get', 'service', 'lb-web']), new RegExp(`lb-web\\s+LoadBalancer\\s+\\S+\\s+${HOST_IP.replace(/\./g, '\\.')}\\s+81:`));
+
+    // the host reaches the port on the ingress IP (kube-proxy's rules for load balancer IPs)
+    await waitFor('the load balancer IP answering', async () => {
+      const r = await onHost('sh', ['-c', `printf 'GET /index.html HTTP/1.0\\r\\n\\r\\n' | busybox nc -w 3 ${HOST_IP} 81`]);
+      return r.code === 0 && r.stdout.split('\r\n\r\n')[1]?.trim() === 'lb-web';
+    }, 60_000, 500);
+    const saved = await onHost('iptables-save', ['-t', 'nat']);
+    assert.match(saved.stdout, new RegExp(`-A KUBE-SERVICES -d ${HOST_IP.replace(/\./g, '\\.')}/32 -p tcp .*"default/lb-web loadbalancer IP".*--dport 81 -j KUBE-EXT-`));
+  });
 });
