@@ -24,6 +24,8 @@ export interface Jump {
   to: string;
   comment?: string;
   extra?: readonly string[];
+  /** Kept the first rule of `from`: moved back to the top when something was inserted above it (kube-router's jumps). */
+  first?: boolean;
 }
 
 /** What the iptables mode needs from the host (small, so tests can record it). */
@@ -59,6 +61,13 @@ export class ExecIptables implements Iptables {
     } catch (err) {
       if (!(err instanceof IptablesError && /exists/i.test(err.stderr))) throw err;
     }
+    if (j.first) {
+      const rules = (await run('iptables', ['-w', '-t', j.table, '-S', j.from])).split('\n').filter((l) => l.startsWith('-A '));
+      if (rules[0]?.endsWith(` -j ${j.to}`)) return;
+      await this.deleteJump(j);
+      await run('iptables', ['-w', '-t', j.table, '-I', j.from, '1', ...jumpArgs(j)]);
+      return;
+    }
     try {
       await run('iptables', ['-w', '-t', j.table, '-C', j.from, ...jumpArgs(j)]);
     } catch {
@@ -67,10 +76,13 @@ export class ExecIptables implements Iptables {
   }
 
   async deleteJump(j: Jump): Promise<void> {
-    try {
-      await run('iptables', ['-w', '-t', j.table, '-D', j.from, ...jumpArgs(j)]);
-    } catch {
-      // not there
+    // every copy (a jump inserted twice by a crashed run)
+    for (let i = 0; i < 16; i++) {
+      try {
+        await run('iptables', ['-w', '-t', j.table, '-D', j.from, ...jumpArgs(j)]);
+      } catch {
+        return; // not there (any more)
+      }
     }
   }
 

@@ -37,6 +37,13 @@ if (process.env[IN_NETNS] === '1') {
       assert.match(text, /-A KUBE-NWPLCY-[A-Z2-7]{16} -s 10\.42\.0\.3\/32 -d 10\.42\.0\.2\/32 -p tcp .*--dport 8080 -j MARK --set-xmark 0x10000\/0x10000/);
       assert.match(text, /-p sctp .*--dport 7000:7100 /);
 
+      // a rule another tool inserts above our jump: the next sync moves the jump back to the top, once
+      execFileSync('iptables', ['-w', '-I', 'FORWARD', '1', '-m', 'comment', '--comment', 'someone else', '-j', 'ACCEPT']);
+      await enforcer.sync(chains);
+      const forward = execFileSync('iptables', ['-w', '-S', 'FORWARD']).toString().split('\n').filter((l) => l.startsWith('-A '));
+      assert.match(forward[0], /-j KUBE-ROUTER-FORWARD$/);
+      assert.equal(forward.filter((l) => l.endsWith('-j KUBE-ROUTER-FORWARD')).length, 1);
+
       // b's chain goes when nothing selects it any more; a second sync of the same state changes nothing
       const fewer = computePolicyChains({ policies: [], pods: [], namespaces: [], nodeName: 'n1', podCIDRs: [] });
       await enforcer.sync(fewer);

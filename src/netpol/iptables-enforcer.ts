@@ -3,10 +3,14 @@ import type { Logger } from '../machinery/logger.js';
 import { isNetworkPolicyChain, KUBE_ROUTER_FORWARD, KUBE_ROUTER_INPUT } from './chain-names.js';
 import { renderRestore, type PolicyChains } from './policy-rules.js';
 
-/** Jumps from the built-in chains into ours, first in each (kube-router's). */
+/**
+ * Jumps from the built-in chains into ours, kept first in each as kube-router
+ * does: kube-proxy's KUBE-FORWARD accepts masqueraded (node port) traffic,
+ * which must meet the policies before that.
+ */
 export const NETPOL_JUMPS: readonly Jump[] = [
-  { table: 'filter', from: 'FORWARD', to: KUBE_ROUTER_FORWARD, comment: 'kube-router netpol - network policies of pod traffic' },
-  { table: 'filter', from: 'INPUT', to: KUBE_ROUTER_INPUT, comment: 'kube-router netpol - network policies of pod traffic to the node' },
+  { table: 'filter', from: 'FORWARD', to: KUBE_ROUTER_FORWARD, comment: 'kube-router netpol - network policies of pod traffic', first: true },
+  { table: 'filter', from: 'INPUT', to: KUBE_ROUTER_INPUT, comment: 'kube-router netpol - network policies of pod traffic to the node', first: true },
 ];
 
 /**
