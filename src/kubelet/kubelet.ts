@@ -30,6 +30,9 @@ import { podReferences } from '../api/pod-references.js';
 import { WatchBasedObjects } from './objects/watch-based-objects.js';
 import { TokenManager } from './objects/token-manager.js';
 import type { KubeletDnsSettings } from './pod/pod-dns.js';
+import type { PodCgroups } from './pod/pod-cgroups.js';
+import type { SecurityOptions } from './pod/security-context.js';
+import { SysctlAllowlist } from './pod/sysctl-allowlist.js';
 
 /** How long a pod sync waits for the objects it refers to to be read before treating missing ones as not found. */
 const OBJECT_SYNC_TIMEOUT_MS = 10_000;
@@ -66,6 +69,12 @@ export interface KubeletOptions {
   clock?: Clock;
   /** Cluster DNS for pods' resolv.conf (--cluster-dns, --cluster-domain, --resolv-conf). */
   dns?: KubeletDnsSettings;
+  /** Seccomp profile root and default (--seccomp-default). */
+  security?: SecurityOptions;
+  /** Sysctl pod admission: the safe set plus --allowed-unsafe-sysctls. */
+  sysctls?: SysctlAllowlist;
+  /** Pod cgroups under kubepods/<qos class> (--cgroups-per-qos, --pod-max-pids), for a CRI runtime. */
+  cgroups?: PodCgroups;
 }
 
 /** Wires node registration, heartbeats, the pod informer and workers, and the kubelet server. */
@@ -116,6 +125,9 @@ export class Kubelet {
       hostIP,
       logger,
       dns: this.opts.dns,
+      security: this.opts.security,
+      sysctls: this.opts.sysctls ?? new SysctlAllowlist(),
+      cgroups: this.opts.cgroups,
       clock: this.opts.clock,
       allocatable: () => alloc,
       objects: {

@@ -14,6 +14,7 @@ import { NODE_DAEMON_OOM_SCORE_ADJ } from '../../base/oom-score.js';
 import { applyOomScoreAdj } from '../oom-score-flag.js';
 import { UsageError } from '../flags.js';
 import { readResolvConf } from '../../base/resolv-conf.js';
+import { securityFlags } from '../kubelet-security-flags.js';
 
 function labels(s: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -90,6 +91,11 @@ export const command: ComponentCommand = {
     'cluster-dns': { type: 'string', default: '', description: 'comma-separated DNS server IPs for ClusterFirst pods (inside skiff server: the kube-dns Service\'s)' },
     'cluster-domain': { type: 'string', default: 'cluster.local', description: 'the cluster\'s DNS domain, searched by pods after their namespace\'s' },
     'resolv-conf': { type: 'string', default: '/etc/resolv.conf', description: 'the node\'s resolver configuration, for dnsPolicy Default (and the search domains ClusterFirst pods add)' },
+    'allowed-unsafe-sysctls': { type: 'string', default: '', description: 'comma-separated unsafe sysctls or patterns (`kernel.msg*`) pods may set beyond the safe set' },
+    'pod-max-pids': { type: 'string', default: '-1', description: 'the most processes each pod may run, through its pod cgroup (-1: unlimited)' },
+    'cgroups-per-qos': { type: 'string', default: 'true', description: 'true: each pod gets a cgroup under kubepods/<qos class> (containerd only); false: the runtime\'s default' },
+    'cgroup-driver': { type: 'string', default: '', description: 'cgroupfs or systemd, as the container runtime uses (default: systemd when systemd runs the machine)' },
+    'seccomp-default': { type: 'boolean', default: false, description: 'containers without a seccompProfile run under RuntimeDefault instead of Unconfined' },
     'keep-pods': { type: 'boolean', default: false, description: 'inside skiff server: leave pods running on stop, for the next start to adopt (standalone kubelets always do)' },
   },
   async run(flags, ctx) {
@@ -121,6 +127,7 @@ export const command: ComponentCommand = {
     // the runtime's records live under the root dir, so a kubelet restarted on it adopts the pods still running
     const selected = await selectRuntime({ choice: choice as RuntimeChoice, endpoint: endpoint || undefined, rootDir, podCIDR, registries, hostIP: str('node-ip') || undefined, logger: ctx.logger });
     const runtime = selected.runtime;
+    const security = securityFlags(flags, rootDir, selected.kind === 'cri');
     const metrics = new MetricsRegistry();
     const health = new DaemonServer({ bindAddress: '127.0.0.1', port: healthPort, metrics });
     const hp = await health.start();
@@ -147,6 +154,7 @@ export const command: ComponentCommand = {
         host: readResolvConf(str('resolv-conf')),
       },
       leaseDurationSeconds: leaseSeconds(str('node-lease-duration-seconds')),
+      ...security,
       node: {
         nodeName,
         labels: labels(str('node-labels')),

@@ -7,7 +7,7 @@ import { realClock, rfc3339, type Clock, type TimerHandle } from '../../base/clo
 import { Quantity } from '../../machinery/quantity.js';
 import { ProbeWorker, type ProbeType } from '../probes/probe-worker.js';
 import { runProbe } from '../probes/run-probe.js';
-import { RuntimeError, type Runtime } from '../runtime/runtime.js';
+import { RuntimeError, type ContainerSecurity, type PodSandboxConfig, type Runtime } from '../runtime/runtime.js';
 import { setUpVolumes, type VolumePaths } from '../volumes/volume-builder.js';
 import { adoptContainers } from './adopt-containers.js';
 import { ContainerConfigError, containerArgv, containerEnv, expandVars, type ObjectSource } from './container-env.js';
@@ -16,6 +16,9 @@ import { podStatus, type ContainerRecord } from './pod-status.js';
 import { verifyRunAsNonRoot } from './run-as-non-root.js';
 import { RestartBackoff } from './restart-backoff.js';
 import { podDnsConfig, type KubeletDnsSettings, type PodDnsConfig } from './pod-dns.js';
+import type { PodCgroups } from './pod-cgroups.js';
+import { containerSecurity, podPortMappings, sandboxLinux, type SecurityOptions } from './security-context.js';
+import { SYSCTL_FORBIDDEN, type SysctlAllowlist } from './sysctl-allowlist.js';
 import { context, type SpanContext } from '@opentelemetry/api';
 import { ATTR } from '../../trace/attributes.js';
 import { detachedContext } from '../../trace/component-context.js';
@@ -40,6 +43,12 @@ export interface PodWorkerDeps {
   clock?: Clock;
   /** Cluster DNS settings for pods' resolv.conf (absent: the runtime's default). */
   dns?: KubeletDnsSettings;
+  /** Seccomp profile root and default (default: `<rootDir>/seccomp`, Unconfined). */
+  security?: SecurityOptions;
+  /** Sysctl pod admission (absent: every pod is admitted). */
+  sysctls?: SysctlAllowlist;
+  /** Pod-level cgroups under the QoS hierarchy, for runtimes that take a cgroup parent. */
+  cgroups?: PodCgroups;
 }
 
 interface Record_ extends ContainerRecord {
@@ -77,6 +86,8 @@ export class PodWorker {
   private readonly startTime: string;
   /** The traced watch deliveries that asked for the next sync. */
   private causes: SpanContext[] = [];
+  /** Why the kubelet refused the pod (upstream's pod admission), once decided: null when admitted. */
+  private rejected?: { reason: string; message: string } | null;
 
   constructor(pod: Pod, private readonly deps: PodWorkerDeps) {
     this.pod = pod;
@@ -219,6 +230,9 @@ export class PodWorker {
         this.deps.logger.info('adopted running pod', { pod: this.key(), containers: found.running.length });
       }
     }
+    // upstream's pod admission: a pod the kubelet may not run fails before anything of it starts
+    if (this.rejected === undefined) this.rejected = this.sandboxId ? null : this.admit();
+    if (this.rejected) return this.reportRejected(this.rejected);
     const sandboxes = this.sandboxId ? await this.deps.runtime.listPodSandboxes() : [];
     const sandbox = this.sandboxId ? { id: this.sandboxId, ready: sandboxes.some((s) => s.id === this.sandboxId && s.state === 'Ready') } : undefined;
     const actions = computePodActions(this.pod, {
@@ -234,6 +248,47 @@ export class PodWorker {
     if (r.liveness && !r.liveness.ok) return 'liveness';
     if (r.startup && !r.startup.ok && r.startupFailed) return 'startup';
     return undefined;
+  }
+
+  private admit(): { reason: string; message: string } | null {
+    const why = this.deps.sysctls?.admit(this.pod);
+    return why ? { reason: SYSCTL_FORBIDDEN, message: why } : null;
+  }
+
+  /** upstream's rejectPod: a Warning event and phase Failed with `Pod was rejected: …`. */
+  private async reportRejected(r: { reason: string; message: string }): Promise<void> {
+    const status: PodStatus = { phase: 'Failed', reason: r.reason, message: `Pod was rejected: ${r.message}`, qosClass: this.pod.status?.qosClass };
+    const text = JSON.stringify(status);
+    if (text === this.lastStatus || this.stopped) return;
+    this.event('Warning', r.reason, r.message);
+    await this.deps.writeStatus(this.pod, status);
+    this.lastStatus = text;
+  }
+
+  /** The sandbox as CRI gets it on creation and again with every container (namespaces, cgroup parent, sysctls, hostPorts). */
+  private sandboxConfig(dnsConfig?: PodDnsConfig): PodSandboxConfig {
+    const spec = this.pod.spec;
+    return {
+      uid: this.uid, name: this.pod.metadata?.name ?? '', namespace: this.pod.metadata?.namespace ?? 'default',
+      // a hostNetwork pod has the node's hostname, as upstream leaves it to the runtime
+      hostname: spec?.hostNetwork ? '' : spec?.hostname ?? this.pod.metadata?.name ?? '', logDirectory: join(this.podDir(), 'logs'),
+      dnsConfig,
+      portMappings: podPortMappings(this.pod),
+      linux: sandboxLinux(this.pod, this.deps.cgroups?.parentFor(this.pod)),
+    };
+  }
+
+  private securityOptions(): SecurityOptions {
+    return this.deps.security ?? { seccompProfileRoot: join(this.deps.rootDir, 'seccomp') };
+  }
+
+  /** Writes the pod's cgroup limits; the runtime still creates the cgroup when this cannot. */
+  private ensureCgroup(): void {
+    try {
+      this.deps.cgroups?.ensure(this.pod);
+    } catch (err) {
+      this.deps.logger.warn('setting up the pod cgroup failed', { pod: this.key(), error: err instanceof Error ? err.message : String(err) });
+    }
   }
 
   /** The pod's resolv.conf per its dnsPolicy; problems become Events as upstream's. */
@@ -254,11 +309,10 @@ export class PodWorker {
       this.sandboxId = undefined;
     }
     if (actions.createSandbox) {
-      const sb = await inChildSpan('create sandbox', { hop: 'sandbox' }, () => this.deps.runtime.runPodSandbox({
-        uid: this.uid, name: this.pod.metadata?.name ?? '', namespace: this.pod.metadata?.namespace ?? 'default',
-        hostname: this.pod.spec?.hostname ?? this.pod.metadata?.name ?? '', logDirectory: join(this.podDir(), 'logs'),
-        dnsConfig: this.dnsConfig(),
-      }));
+      this.ensureCgroup();
+      const sb = await inChildSpan('create sandbox', { hop: 'sandbox' }, () => this.deps.runtime.runPodSandbox(this.sandboxConfig(this.dnsConfig())));
+      // a systemd-managed pod cgroup exists only now
+      this.ensureCgroup();
       this.sandboxId = sb.id;
       this.podIP = sb.ip ?? this.deps.hostIP;
     }
@@ -329,6 +383,16 @@ export class PodWorker {
       this.later(10_000);
       return;
     }
+    let security: ContainerSecurity;
+    try {
+      security = containerSecurity(this.pod, r.spec, this.securityOptions());
+    } catch (err) {
+      if (!(err instanceof ContainerConfigError)) throw err;
+      r.waiting = { reason: 'CreateContainerConfigError', message: err.message };
+      this.event('Warning', 'Failed', `Error: ${err.message}`);
+      this.later(10_000);
+      return;
+    }
     const limits = r.spec.resources?.limits ?? {};
     const cpuRequest = r.spec.resources?.requests?.cpu ?? limits.cpu;
     try {
@@ -341,6 +405,7 @@ export class PodWorker {
         args: r.spec.args?.map((a) => expandVars(a, full)),
         runAsUser: r.spec.securityContext?.runAsUser ?? this.pod.spec?.securityContext?.runAsUser,
         runAsGroup: r.spec.securityContext?.runAsGroup ?? this.pod.spec?.securityContext?.runAsGroup,
+        security,
         env: full,
         workingDir: r.spec.workingDir,
         mounts: (r.spec.volumeMounts ?? []).flatMap((m) => {
@@ -355,7 +420,7 @@ export class PodWorker {
         stdin: r.spec.stdin,
         stdinOnce: r.spec.stdinOnce,
         tty: r.spec.tty,
-      });
+      }, this.sandboxConfig());
       mkdirSync(join(this.podDir(), 'logs', r.spec.name), { recursive: true });
       this.event('Normal', 'Created', `Created container ${r.spec.name}`);
       await this.deps.runtime.startContainer(id);
@@ -481,6 +546,7 @@ export class PodWorker {
     await this.stopAll(this.gone ? 0 : this.gracePeriod());
     if (this.sandboxId) await this.deps.runtime.removePodSandbox(this.sandboxId);
     this.sandboxId = undefined;
+    this.deps.cgroups?.remove(this.uid);
     if (!this.gone) {
       await this.report(this.recordsInOrder()).catch(() => undefined);
       await this.deps.confirmDeletion(this.pod);
@@ -491,7 +557,7 @@ export class PodWorker {
   }
 
   private async report(records: ContainerRecord[]): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || this.rejected) return;
     const status = podStatus({
       pod: this.pod, containers: records, sandboxReady: this.sandboxId !== undefined, podIP: this.podIP,
       hostIP: this.deps.hostIP, startTime: this.startTime, runtimeName: this.deps.runtime.version().runtimeName, now: this.clock.now(),

@@ -73,6 +73,7 @@ export class PodWorkers implements ResourceEventHandler<Pod> {
     for (const s of orphans) {
       this.deps.logger.info('removing the sandbox of a pod that no longer exists', { podUid: s.podUid });
       await this.deps.runtime.removePodSandbox(s.id);
+      this.deps.cgroups?.remove(s.podUid);
     }
     return orphans.map((s) => s.podUid);
   }

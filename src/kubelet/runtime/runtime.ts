@@ -12,6 +12,58 @@ export interface Mount {
   readOnly?: boolean;
 }
 
+/** Whose namespace a pod's containers use (CRI NamespaceMode): the sandbox's, their own, or the node's. */
+export type NamespaceMode = 'Pod' | 'Container' | 'Node';
+
+export interface PodNamespaces {
+  network: NamespaceMode;
+  pid: NamespaceMode;
+  ipc: NamespaceMode;
+}
+
+/** A seccomp profile (CRI SecurityProfile); `localhostRef` is the profile file's absolute path. */
+export interface SeccompProfile {
+  type: 'RuntimeDefault' | 'Unconfined' | 'Localhost';
+  localhostRef?: string;
+}
+
+/** A hostPort (CRI PortMapping); the runtime's CNI portmap plugin forwards it. */
+export interface PortMapping {
+  protocol: 'TCP' | 'UDP' | 'SCTP';
+  containerPort: number;
+  hostPort: number;
+  hostIP?: string;
+}
+
+/** The pod-level Linux settings of a sandbox (CRI LinuxPodSandboxConfig), for runtimes that isolate pods. */
+export interface SandboxLinux {
+  /** The pod's cgroup (`/kubepods/burstable/pod<uid>`, or a systemd slice name). */
+  cgroupParent?: string;
+  namespaces: PodNamespaces;
+  sysctls?: Record<string, string>;
+  privileged?: boolean;
+  runAsUser?: number;
+  runAsGroup?: number;
+  supplementalGroups?: number[];
+  seccomp?: SeccompProfile;
+}
+
+/** A container's Linux security settings (CRI LinuxContainerSecurityContext), for runtimes that isolate containers. */
+export interface ContainerSecurity {
+  privileged?: boolean;
+  /** Capability names as the pod spec gives them (`NET_ADMIN`, `ALL`); the runtime adds `CAP_`. */
+  capabilities?: { add: string[]; drop: string[] };
+  readOnlyRootFilesystem?: boolean;
+  /** no_new_privs: allowPrivilegeEscalation is false. */
+  noNewPrivs?: boolean;
+  seccomp?: SeccompProfile;
+  /** /proc paths hidden and made read-only (procMount Default); empty for Unmasked. */
+  maskedPaths?: string[];
+  readonlyPaths?: string[];
+  supplementalGroups?: number[];
+  namespaces?: PodNamespaces;
+}
+
 export interface PodSandboxConfig {
   uid: string;
   name: string;
@@ -22,6 +74,9 @@ export interface PodSandboxConfig {
   labels?: Record<string, string>;
   /** The pod's resolv.conf (per dnsPolicy), for runtimes that give pods their own; absent: the runtime's default. */
   dnsConfig?: { servers: string[]; searches: string[]; options: string[] };
+  /** hostPorts to forward into the pod. */
+  portMappings?: PortMapping[];
+  linux?: SandboxLinux;
 }
 
 export interface PodSandboxStatus {
@@ -50,6 +105,8 @@ export interface ContainerConfig {
   /** The securityContext's user and group (container over pod), for runtimes that run images. */
   runAsUser?: number;
   runAsGroup?: number;
+  /** The rest of the effective security context (container over pod). */
+  security?: ContainerSecurity;
   env: Record<string, string>;
   workingDir?: string;
   mounts: Mount[];
@@ -143,7 +200,8 @@ export interface SandboxRuntime {
 }
 
 export interface ContainerRuntime {
-  createContainer(sandboxId: string, config: ContainerConfig): Promise<string>;
+  /** `sandbox` is the config the sandbox was created with (CRI passes it again: cgroup parent, namespaces). */
+  createContainer(sandboxId: string, config: ContainerConfig, sandbox?: PodSandboxConfig): Promise<string>;
   startContainer(id: string): Promise<void>;
   /** SIGTERM, then SIGKILL after `timeoutSeconds`; resolves once the container has exited. */
   stopContainer(id: string, timeoutSeconds: number): Promise<void>;

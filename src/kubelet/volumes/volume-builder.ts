@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DownwardAPIVolumeFile, KeyToPath, Pod, Volume } from 'kubernetes-types/core/v1.js';
 import { ContainerConfigError, fieldPathValue, resourceFieldValue, type ObjectSource } from '../pod/container-env.js';
 import { writeAtomically, type Payload } from './atomic-writer.js';
+import { setVolumeOwnership } from './volume-ownership.js';
 
 export interface VolumeContext {
   pod: Pod;
@@ -108,8 +109,16 @@ export function setUpVolumes(ctx: VolumeContext): VolumePaths {
     const plugin = v.emptyDir ? 'empty-dir' : v.configMap ? 'configmap' : v.secret ? 'secret' : v.downwardAPI ? 'downward-api' : v.projected ? 'projected' : undefined;
     if (!plugin) continue; // unsupported volume types are skipped rather than blocking the pod
     const dir = join(ctx.podDir, 'volumes', `kubernetes.io~${plugin}`, v.name);
-    if (v.emptyDir) mkdirSync(dir, { recursive: true });
-    else writeAtomically(dir, payloadFor(v, ctx)!);
+    let changed: boolean;
+    if (v.emptyDir) {
+      changed = !existsSync(dir);
+      mkdirSync(dir, { recursive: true });
+      // every user of the pod may write there, whatever the kubelet's umask (upstream's emptyDir is 0777)
+      if (changed) chmodSync(dir, 0o777);
+    } else changed = writeAtomically(dir, payloadFor(v, ctx)!);
+    // the pod's fsGroup owns what it may write (emptyDir) and read (the rest), as upstream's SetVolumeOwnership
+    const fsGroup = ctx.pod.spec?.securityContext?.fsGroup;
+    if (fsGroup !== undefined && changed) setVolumeOwnership(dir, fsGroup, !v.emptyDir, ctx.pod.spec?.securityContext?.fsGroupChangePolicy);
     paths.set(v.name, dir);
   }
   return paths;

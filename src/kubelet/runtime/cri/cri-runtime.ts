@@ -7,9 +7,8 @@ import {
   type StreamOptions, type StreamUrlRuntime,
 } from '../runtime.js';
 import { CriClient, CriError, type CriMessage } from './cri-client.js';
+import { criContainerSecurity, criSandboxLinux, PROTOCOLS } from './cri-security.js';
 
-const NAMESPACE_POD = 0;
-const NAMESPACE_CONTAINER = 1;
 const SANDBOX_READY = 0;
 const CONTAINER_STATES: ContainerState[] = ['Created', 'Running', 'Exited', 'Unknown'];
 /** Where the kubelet remembers a container's sandbox (ContainerStatus does not carry it). */
@@ -105,8 +104,9 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
       hostname: config.hostname,
       logDirectory: config.logDirectory,
       ...(config.dnsConfig ? { dnsConfig: config.dnsConfig } : {}),
+      portMappings: (config.portMappings ?? []).map((p) => ({ protocol: PROTOCOLS[p.protocol], containerPort: p.containerPort, hostPort: p.hostPort, hostIp: p.hostIP ?? '' })),
       labels: { ...config.labels, 'io.kubernetes.pod.uid': config.uid, 'io.kubernetes.pod.name': config.name, 'io.kubernetes.pod.namespace': config.namespace },
-      linux: { securityContext: { namespaceOptions: { network: NAMESPACE_POD, pid: NAMESPACE_CONTAINER, ipc: NAMESPACE_POD } } },
+      linux: criSandboxLinux(config.linux),
     };
   }
 
@@ -148,7 +148,7 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
     return items.map((s) => this.toSandbox(s));
   }
 
-  async createContainer(sandboxId: string, config: ContainerConfig): Promise<string> {
+  async createContainer(sandboxId: string, config: ContainerConfig, sandboxConfig?: PodSandboxConfig): Promise<string> {
     if (!config.image) throw new RuntimeError('CreateContainerError', `container ${config.name} has no image`);
     const sandbox = (await this.client.runtime('ListPodSandbox', { filter: { id: sandboxId } })).items as CriSandbox[];
     if (!sandbox[0]) throw new RuntimeError('CreateContainerError', `pod sandbox ${sandboxId} not found`);
@@ -177,14 +177,14 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
         linux: {
           resources: limits,
           securityContext: {
-            namespaceOptions: { network: NAMESPACE_POD, pid: NAMESPACE_CONTAINER, ipc: NAMESPACE_POD },
+            ...criContainerSecurity(config.security),
             ...(config.runAsUser !== undefined ? { runAsUser: { value: config.runAsUser } } : {}),
             ...(config.runAsGroup !== undefined ? { runAsGroup: { value: config.runAsGroup } } : {}),
           },
         },
       },
       // the runtime joins the log directory from this config with the container's logPath
-      sandboxConfig: { ...this.sandboxConfig({ uid: meta.uid, name: meta.name, namespace: meta.namespace, hostname: '', logDirectory: dirname(config.logPath) }) },
+      sandboxConfig: { ...this.sandboxConfig({ ...(sandboxConfig ?? { uid: meta.uid, name: meta.name, namespace: meta.namespace, hostname: '' }), logDirectory: dirname(config.logPath) }) },
     }));
     return String(res.containerId);
   }
