@@ -35,6 +35,11 @@ export interface ComponentCommand {
   flags: FlagSpec;
   /** Takes positional arguments (in `flags._`), e.g. `import FILE…`. */
   positionals?: boolean;
+  /**
+   * Names some flags take on `skiff server`'s command line, where a bare name
+   * would be unclear (e.g. simulate's `--nodes` is `--simulated-nodes` there).
+   */
+  serverFlags?: Record<string, string>;
   /** Position in `skiff server` (lower first); absent: not part of it. */
   serverOrder?: number;
   /** Runs until ctx.signal aborts, then cleans up and resolves. */

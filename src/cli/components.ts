@@ -7,6 +7,7 @@ import { command as kubelet } from './commands/kubelet.js';
 import { command as netpol } from './commands/netpol.js';
 import { command as proxy } from './commands/proxy.js';
 import { command as scheduler } from './commands/scheduler.js';
+import { command as simulate } from './commands/simulate.js';
 import { command as token } from './commands/token.js';
 import { command as storage } from './commands/storage.js';
 import { command as trace } from './commands/trace.js';
@@ -15,4 +16,4 @@ import { command as trace } from './commands/trace.js';
  * Every `skiff <name>` component command, in help order. `skiff server` runs
  * those with a `serverOrder`, lowest first. Add a command here to ship it.
  */
-export const COMPONENTS: readonly ComponentCommand[] = [controllerManager, dashboard, dns, images, kubelet, netpol, proxy, scheduler, storage, token, trace];
+export const COMPONENTS: readonly ComponentCommand[] = [controllerManager, dashboard, dns, images, kubelet, netpol, proxy, scheduler, simulate, storage, token, trace];

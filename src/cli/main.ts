@@ -62,15 +62,17 @@ function startComponent(c: ComponentCommand, flags: FlagValues, ctx: Parameters<
 function serverFlagSpec(all: ComponentCommand[]): { spec: FlagSpec; owner: Map<string, ComponentCommand> } {
   // only what `skiff server` runs: one-shot commands (images, token, dashboard…) neither claim nor shadow flags
   const components = all.filter((c) => c.serverOrder !== undefined);
+  const serverName = (c: ComponentCommand, name: string) => c.serverFlags?.[name] ?? name;
   const count = new Map<string, number>();
-  for (const c of components) for (const name of Object.keys(c.flags)) count.set(name, (count.get(name) ?? 0) + 1);
+  for (const c of components) for (const name of Object.keys(c.flags)) count.set(serverName(c, name), (count.get(serverName(c, name)) ?? 0) + 1);
   const owner = new Map<string, ComponentCommand>();
   const spec: FlagSpec = { ...SERVER_FLAGS };
   for (const c of components) {
     for (const [name, f] of Object.entries(c.flags)) {
-      if (count.get(name) !== 1 || name in SERVER_FLAGS) continue;
-      owner.set(name, c);
-      spec[name] = { ...f, description: `${c.name}: ${f.description}` };
+      const as = serverName(c, name);
+      if (count.get(as) !== 1 || as in SERVER_FLAGS) continue;
+      owner.set(as, c);
+      spec[as] = { ...f, description: `${c.name}: ${f.description}` };
     }
   }
   return { spec, owner };
@@ -86,6 +88,9 @@ function splitArgs(args: string[], spec: FlagSpec, owner: Map<string, ComponentC
     const chunk = takesValue ? [args[i], args[i + 1]] : [args[i]];
     if (takesValue) i++;
     const c = owner.get(name);
+    // a flag renamed for skiff server goes to its component under the component's own name
+    const own = c && Object.entries(c.serverFlags ?? {}).find(([, as]) => as === name)?.[0];
+    if (own) chunk[0] = chunk[0].replace(`--${name}`, `--${own}`);
     if (c) perComponent.set(c.name, [...(perComponent.get(c.name) ?? []), ...chunk]);
     else if (name !== 'disable') api.push(...chunk);
   }

@@ -182,6 +182,13 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
   ...['kube-apiserver-client', 'kube-apiserver-client-kubelet', 'kubelet-serving', 'legacy-unknown'].map((signer) =>
     clusterRole(`system:certificates.k8s.io:${signer}-approver`, [rule(['approve'], ['certificates.k8s.io'], ['signers'], [`kubernetes.io/${signer}`])]),
   ),
+  // skiff's simulated nodes (`skiff simulate`): watch nodes and pods as itself, write as each node by impersonating it, so the
+  // Node authorizer and NodeRestriction judge every write; RBAC cannot limit user names by prefix, hence users without names
+  clusterRole('system:skiff:simulator', [
+    rule(READ, [''], ['nodes', 'pods']),
+    rule(['impersonate'], [''], ['users']),
+    rule(['impersonate'], [''], ['groups'], ['system:nodes']),
+  ]),
   clusterRole('system:service-account-issuer-discovery', [urls(['get'], ['/.well-known/openid-configuration', '/openid/v1/jwks'])]),
 ];
 
@@ -210,6 +217,7 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly ClusterRoleBinding[] = [
   clusterRoleBinding('system:kube-router', [user('system:kube-router')]),
   clusterRoleBinding('system:kube-scheduler', [user('system:kube-scheduler')]),
   clusterRoleBinding('system:volume-scheduler', [user('system:kube-scheduler')]),
+  clusterRoleBinding('system:skiff:simulator', [user('system:skiff:simulator')]),
   clusterRoleBinding('system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
 ];
 
