@@ -15,6 +15,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { RESOURCES } from '../src/api/resources.js';
+import { moduleFile } from '../src/api/schema/definitions-generator.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TYPES_DIR = dirname(createRequire(import.meta.url).resolve('kubernetes-types/package.json'));
@@ -33,13 +34,15 @@ const modules = new Map<string, ModuleInfo>();
 function loadModule(mod: string): ModuleInfo {
   const cached = modules.get(mod);
   if (cached) return cached;
-  const file = join(TYPES_DIR, `${mod}.d.ts`);
+  const file = moduleFile(mod, TYPES_DIR);
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, false);
   const info: ModuleInfo = { interfaces: new Map(), imports: new Map() };
   for (const stmt of source.statements) {
     if (ts.isInterfaceDeclaration(stmt)) info.interfaces.set(stmt.name.text, stmt);
     if (ts.isImportDeclaration(stmt) && ts.isStringLiteral(stmt.moduleSpecifier)) {
-      const target = relative(TYPES_DIR, resolve(dirname(file), stmt.moduleSpecifier.text));
+      const spec = stmt.moduleSpecifier.text;
+      // the hand-written modules import kubernetes-types by package name
+      const target = spec.startsWith('kubernetes-types/') ? spec.slice('kubernetes-types/'.length).replace(/\.js$/, '') : relative(TYPES_DIR, resolve(dirname(file), spec));
       const bindings = stmt.importClause?.namedBindings;
       if (bindings && ts.isNamedImports(bindings)) for (const el of bindings.elements) info.imports.set(el.name.text, target);
     }

@@ -56,6 +56,9 @@ export const RESOURCES: readonly ResourceInfo[] = [
   ...group('apiextensions.k8s.io', 'v1', [
     { kind: 'CustomResourceDefinition', resource: 'customresourcedefinitions', namespaced: false, shortNames: ['crd', 'crds'], categories: ['api-extensions'], subresources: ['status'] },
   ]),
+  ...group('apiregistration.k8s.io', 'v1', [
+    { kind: 'APIService', resource: 'apiservices', namespaced: false, categories: ['api-extensions'], subresources: ['status'] },
+  ]),
   ...group('apps', 'v1', [
     { kind: 'Deployment', resource: 'deployments', namespaced: true, shortNames: ['deploy'], categories: ['all'], subresources: ['status', 'scale'] },
     { kind: 'ReplicaSet', resource: 'replicasets', namespaced: true, shortNames: ['rs'], categories: ['all'], subresources: ['status', 'scale'] },
@@ -122,6 +125,7 @@ export const GROUP_ORDER = [
   'flowcontrol.apiserver.k8s.io',
   'admissionregistration.k8s.io',
   'apiextensions.k8s.io',
+  'apiregistration.k8s.io',
 ];
 
 export function findResource(group: string, version: string, resource: string): ResourceInfo | undefined {

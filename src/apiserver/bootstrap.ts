@@ -4,6 +4,7 @@ import type { Logger } from '../machinery/logger.js';
 import { SYSTEM_PRIORITY_CLASSES } from './admission/priority.js';
 import type { ApiRegistry } from './api-registry.js';
 import { ensureBootstrapPolicy } from './authorization/rbac/ensure-bootstrap-policy.js';
+import type { RequestHeaderOptions } from './authentication/request-header.js';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -11,7 +12,10 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube
  * What every cluster has from the start: the system namespaces, the default
  * RBAC policy and the `kubernetes` Service in `default` pointing at the API server.
  */
-export async function bootstrapCluster(registry: ApiRegistry, opts: { advertiseAddress: string; port: number; logger: Logger; caPem?: string }): Promise<void> {
+export async function bootstrapCluster(
+  registry: ApiRegistry,
+  opts: { advertiseAddress: string; port: number; logger: Logger; caPem?: string; requestHeader?: RequestHeaderOptions },
+): Promise<void> {
   const ensure = async (what: string, create: () => Promise<unknown>) => {
     try {
       await create();
@@ -26,6 +30,7 @@ export async function bootstrapCluster(registry: ApiRegistry, opts: { advertiseA
     );
   }
   await ensureBootstrapPolicy(registry, opts.logger);
+  if (opts.caPem) await ensureExtensionApiserverAuthentication(registry, opts.caPem, opts.requestHeader);
   if (opts.caPem) await ensureClusterInfo(registry, `https://${opts.advertiseAddress.includes(':') ? `[${opts.advertiseAddress}]` : opts.advertiseAddress}:${opts.port}`, opts.caPem);
   const priorityClasses = registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!;
   for (const pc of SYSTEM_PRIORITY_CLASSES) {
@@ -92,6 +97,31 @@ async function ensureClusterInfo(registry: ApiRegistry, server: string, caPem: s
     'kube-public',
     'cluster-info',
     (current) => ({ ...(current ?? { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cluster-info', namespace: 'kube-public' } }), data: { kubeconfig } }),
+    { dryRun: false, allowCreate: true },
+  );
+}
+
+/**
+ * kube-system/extension-apiserver-authentication, as upstream's
+ * ClusterAuthenticationTrustController publishes it: the client CA and the
+ * request-header settings (CA, allowed names, header names as JSON lists),
+ * so extension API servers know whom to trust. Rewritten at every start.
+ */
+async function ensureExtensionApiserverAuthentication(registry: ApiRegistry, clientCaPem: string, rh: RequestHeaderOptions | undefined): Promise<void> {
+  const data: Record<string, string> = { 'client-ca-file': clientCaPem };
+  if (rh) {
+    data['requestheader-client-ca-file'] = rh.clientCaPem;
+    data['requestheader-allowed-names'] = JSON.stringify(rh.allowedNames);
+    data['requestheader-username-headers'] = JSON.stringify(rh.usernameHeaders);
+    data['requestheader-group-headers'] = JSON.stringify(rh.groupHeaders);
+    data['requestheader-extra-headers-prefix'] = JSON.stringify(rh.extraHeaderPrefixes);
+    data['requestheader-uid-headers'] = JSON.stringify(rh.uidHeaders ?? []);
+  }
+  const name = 'extension-apiserver-authentication';
+  await registry.lookup('', 'v1', 'configmaps')!.guaranteedUpdate(
+    'kube-system',
+    name,
+    (current) => ({ ...(current ?? { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'kube-system' } }), data }),
     { dryRun: false, allowCreate: true },
   );
 }

@@ -6,7 +6,11 @@ import { createLogger } from '../machinery/logger.js';
 import type { Storage } from '../storage/storage.js';
 import { SqliteStorage } from '../storage/sqlite/index.js';
 import { bootstrapCluster } from './bootstrap.js';
-import { ensurePki, issueClientCertificate, type CertificateKeyPair } from './pki/index.js';
+import { ensurePki, issueClientCertificate, type CertificateKeyPair, type Pki } from './pki/index.js';
+import { DEFAULT_REQUEST_HEADERS, RequestHeaderAuthenticator, type RequestHeaderOptions } from './authentication/request-header.js';
+import { X509Authenticator } from './authentication/x509.js';
+import { AnonymousAuthenticator } from './authentication/anonymous.js';
+import { PUBLIC_INFO_PATHS } from './authorization/public-info.js';
 import type { RequestPipelineOptions } from './request-pipeline.js';
 import { ApiServer } from './server.js';
 import type { ServingLimits } from './filters/serving-limits.js';
@@ -23,6 +27,7 @@ export interface InProcessServer {
   server: ApiServer;
   storage: Storage;
   port: number;
+  pki: Pki;
   /** A request as the admin (or as the given client certificate, or with none). */
   request(method: string, path: string, opts?: { body?: unknown; contentType?: string; headers?: Record<string, string | string[]>; client?: CertificateKeyPair | null }): Promise<Reply>;
   /** TLS options for a hand-made request as the admin. */
@@ -34,26 +39,38 @@ export interface InProcessServer {
 
 /** A real API server over SQLite in a temporary directory, for the API server's own tests. */
 export async function startInProcessServer(
-  opts: { pipeline?: RequestPipelineOptions; storage?: (dir: string) => Storage; limits?: Partial<ServingLimits>; watch?: Partial<WatchSettings> } = {},
+  opts: {
+    pipeline?: RequestPipelineOptions;
+    storage?: (dir: string) => Storage;
+    limits?: Partial<ServingLimits>;
+    watch?: Partial<WatchSettings>;
+    /** Serve as `skiff apiserver` does: the request-header authenticator with the generated front-proxy CA, the extension-apiserver-authentication ConfigMap, the aggregator's client certificate. */
+    frontProxy?: boolean;
+  } = {},
 ): Promise<InProcessServer> {
   const dir = await mkdtemp(join(tmpdir(), 'skiff-apiserver-'));
   const pki = await ensurePki(dir, { hosts: [] });
+  const requestHeader: RequestHeaderOptions | undefined = opts.frontProxy ? { clientCaPem: pki.frontProxyCa.certPem, allowedNames: ['front-proxy-client'], ...DEFAULT_REQUEST_HEADERS } : undefined;
+  const pipeline: RequestPipelineOptions | undefined = requestHeader
+    ? { ...opts.pipeline, authenticators: () => [new RequestHeaderAuthenticator(requestHeader), new X509Authenticator({ clientCaPem: pki.ca.certPem }), new AnonymousAuthenticator(PUBLIC_INFO_PATHS)] }
+    : opts.pipeline;
   const storage = opts.storage ? opts.storage(dir) : SqliteStorage.open({ path: join(dir, 'state.db') });
   const logger = createLogger('apiserver-test', {}, () => {});
   const server = new ApiServer({
     storage,
-    tls: { caPem: pki.ca.certPem, certPem: pki.serving.certPem, keyPem: pki.serving.keyPem },
+    tls: { caPem: pki.ca.certPem, certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, extraClientCaPems: requestHeader ? [requestHeader.clientCaPem] : [] },
+    ...(requestHeader ? { aggregator: { proxyClient: pki.frontProxyClient } } : {}),
     bindAddress: '127.0.0.1',
     port: 0,
     logger,
-    pipeline: opts.pipeline,
+    pipeline,
     limits: opts.limits,
     watch: opts.watch,
   });
   const port = await server.start();
   try {
     // an advertise address must not be loopback (EndpointSlice validation); nothing dials it in these tests
-    await bootstrapCluster(server.apiRegistry, { advertiseAddress: '10.0.0.1', port, logger });
+    await bootstrapCluster(server.apiRegistry, { advertiseAddress: '10.0.0.1', port, logger, ...(requestHeader ? { caPem: pki.ca.certPem, requestHeader } : {}) });
   } catch (err) {
     await server.stop();
     await storage.close();
@@ -64,6 +81,7 @@ export async function startInProcessServer(
     server,
     storage,
     port,
+    pki,
     request(method, path, { body, contentType, headers = {}, client } = {}) {
       const cert = client === undefined ? pki.admin : client;
       const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);

@@ -58,6 +58,8 @@ export interface TlsMaterial {
   caPem: string;
   certPem: string;
   keyPem: string;
+  /** Further CAs whose client certificates the TLS layer accepts (the request-header CA); authenticators tell them apart. */
+  extraClientCaPems?: string[];
 }
 
 export interface ApiServerOptions {
@@ -85,6 +87,8 @@ export interface ApiServerOptions {
   writeCauses?: WriteCauses;
   /** The built dashboard served at /ui/ (default: the package's web/dist). */
   uiDir?: string;
+  /** API aggregation: the client certificate presented to extension API servers (kubeadm's front-proxy-client). */
+  aggregator?: { proxyClient?: { certPem: string; keyPem: string } };
 }
 
 function parseRequestUrl(raw: string): URL {
@@ -155,7 +159,7 @@ export class ApiServer {
     const { headersTimeoutMs, requestReceiveTimeoutMs } = this.limits;
     this.server = https.createServer(
       {
-        ca: opts.tls.caPem,
+        ca: [opts.tls.caPem, ...(opts.tls.extraClientCaPems ?? [])],
         cert: opts.tls.certPem,
         key: opts.tls.keyPem,
         requestCert: true,

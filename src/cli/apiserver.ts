@@ -44,6 +44,8 @@ import { InvalidDurationError, parseDuration } from '../machinery/duration.js';
 import { WriteCauses } from '../apiserver/trace/write-causes.js';
 import { configureTracing } from '../trace/tracing.js';
 import { TRACING_FLAGS, tracingFromFlags } from './tracing-flags.js';
+import { REQUEST_HEADER_FLAGS, requestHeaderFromFlags } from './request-header-flags.js';
+import { RequestHeaderAuthenticator } from '../apiserver/authentication/request-header.js';
 import { AuditLogPathError, auditFromOptions, type AuditSetup } from '../apiserver/audit/audit-log-options.js';
 import { AuditPolicyError } from '../apiserver/audit/policy.js';
 
@@ -77,6 +79,7 @@ export const APISERVER_FLAGS = {
   'audit-log-maxsize': { type: 'string', default: '0', description: 'megabytes of audit log before it is rotated (0: 100)' },
   'audit-log-maxbackup': { type: 'string', default: '0', description: 'rotated audit log files kept (0: all)' },
   'audit-log-maxage': { type: 'string', default: '0', description: 'days rotated audit log files are kept, by the time in their name (0: forever)' },
+  ...REQUEST_HEADER_FLAGS,
   ...TRACING_FLAGS,
   'trace-store-max-writes': { type: 'string', default: '100000', description: 'writes whose causing span the API server remembers at most (oldest evicted first)' },
   'storage-max-object-bytes': { type: 'string', default: String(DEFAULT_MAX_OBJECT_BYTES), description: "SQLite: largest stored object, as etcd's --max-request-bytes" },
@@ -165,6 +168,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   const advertise = flags['advertise-address'] || firstExternalIPv4();
   const pki = await ensurePki(dataDir, { hosts: [...defaultServingHosts(), advertise, '10.96.0.1'] });
   const limits = servingLimits(flags);
+  const { requestHeader, proxyClient } = await requestHeaderFromFlags(flags, pki);
   const [lo, hi] = flags['service-node-port-range'].split('-').map(Number);
   if (!(lo > 0 && hi >= lo)) throw new UsageError(`invalid --service-node-port-range ${flags['service-node-port-range']}`);
 
@@ -217,7 +221,8 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   const authorizer = new AuthorizerChain(authorizers);
   const server = new ApiServer({
     storage,
-    tls: { caPem: pki.ca.certPem, certPem: pki.serving.certPem, keyPem: pki.serving.keyPem },
+    tls: { caPem: pki.ca.certPem, certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, extraClientCaPems: [requestHeader.clientCaPem] },
+    aggregator: { proxyClient },
     kubeletClient: { certPem: pki.admin.certPem, keyPem: pki.admin.keyPem },
     bindAddress: flags['bind-address'],
     port: Number(flags.port),
@@ -230,7 +235,8 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     pipeline: {
       audit: audit.auditor,
       authenticators: (deps) => {
-        const credentials = [new X509Authenticator(), ...(tokenFile ? [tokenFile] : []), new BootstrapTokenAuthenticator(deps.registry), new ServiceAccountTokenAuthenticator(tokens, deps.registry)];
+        // as upstream: the request-header authenticator first, then client certificates of the cluster CA only
+        const credentials = [new RequestHeaderAuthenticator(requestHeader), new X509Authenticator({ clientCaPem: pki.ca.certPem }), ...(tokenFile ? [tokenFile] : []), new BootstrapTokenAuthenticator(deps.registry), new ServiceAccountTokenAuthenticator(tokens, deps.registry)];
         return [new CredentialsThenAnonymous(credentials, anonymous)];
       },
       authorizers: () => authorizers,
@@ -262,7 +268,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   const storageWatches = server.metrics.registry.gauge('apiserver_storage_watches', 'Watches open on the storage, by resource key prefix (one per cached resource).', ['resource']);
   onStorageWatch = (resource, delta) => storageWatches.inc({ resource }, delta);
   const port = await server.start();
-  await bootstrapCluster(server.apiRegistry, { advertiseAddress: advertise, port, logger, caPem: pki.ca.certPem });
+  await bootstrapCluster(server.apiRegistry, { advertiseAddress: advertise, port, logger, caPem: pki.ca.certPem, requestHeader });
   const rbacWatch = new AbortController();
   rbac.start(server.apiRegistry, logger, rbacWatch.signal);
   if (modes.includes('Node')) nodeGraph.start(server.apiRegistry, logger, rbacWatch.signal);

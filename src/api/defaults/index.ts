@@ -2,6 +2,7 @@ import type { KubeObject } from '../object.js';
 import type { ResourceInfo } from '../resource-info.js';
 import { setMutatingWebhookConfigurationDefaults, setValidatingWebhookConfigurationDefaults } from './admission-registration.js';
 import { setValidatingAdmissionPolicyBindingDefaults, setValidatingAdmissionPolicyDefaults } from './admission-policy.js';
+import { setAPIServiceDefaults } from './api-registration.js';
 import { setCronJobDefaults, setJobDefaults } from './batch.js';
 import {
   setEndpointSliceDefaults,
@@ -41,6 +42,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': setValidatingWebhookConfigurationDefaults,
   'admissionregistration.k8s.io/ValidatingAdmissionPolicy': setValidatingAdmissionPolicyDefaults,
   'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': setValidatingAdmissionPolicyBindingDefaults,
+  'apiregistration.k8s.io/APIService': setAPIServiceDefaults,
   'apps/Deployment': setDeploymentDefaults,
   'apps/ReplicaSet': setReplicaSetDefaults,
   'apps/StatefulSet': setStatefulSetDefaults,

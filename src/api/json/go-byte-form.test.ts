@@ -44,6 +44,8 @@ const EXPECTED_AFTER_METADATA: Record<string, string> = {
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': '',
   'admissionregistration.k8s.io/ValidatingAdmissionPolicy': '"spec":{},"status":{}',
   'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': '"spec":{}',
+  // service is a pointer without omitempty; both priorities have no omitempty
+  'apiregistration.k8s.io/APIService': '"spec":{"service":null,"groupPriorityMinimum":0,"versionPriority":0},"status":{}',
   'apps/Deployment': `"spec":{"selector":null,"template":${POD_TEMPLATE},"strategy":{}},"status":{}`,
   'apps/ReplicaSet': `"spec":{"selector":null,"template":${POD_TEMPLATE}},"status":{"replicas":0}`,
   // serviceName became optional (omitempty) when StatefulSets could run without a governing Service

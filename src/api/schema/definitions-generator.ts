@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { definitionPrefix, DEFINITION_REF_PREFIX, type Definitions, type GroupVersionKind, type OpenApiSchema } from './openapi-schema.js';
 
@@ -30,7 +31,20 @@ export const SCHEMA_MODULES = [
   'policy/v1',
   'rbac/v1',
   'scheduling/v1',
+  'apiregistration/v1',
 ];
+
+/** Group-versions kubernetes-types lacks, declared by hand in its layout under src/api/types. */
+export const LOCAL_SCHEMA_MODULES: ReadonlySet<string> = new Set(['apiregistration/v1']);
+
+export function localTypesDir(): string {
+  return fileURLToPath(new URL('../types', import.meta.url));
+}
+
+/** The declaration file of a module: the hand-written one, else kubernetes-types'. */
+export function moduleFile(module: string, root = kubernetesTypesDir()): string {
+  return join(LOCAL_SCHEMA_MODULES.has(module) ? localTypesDir() : root, `${module}.d.ts`);
+}
 
 export const INT_OR_STRING = `${definitionPrefix('util/intstr')}.IntOrString`;
 
@@ -119,18 +133,22 @@ type TypeDeclaration = ts.InterfaceDeclaration | ts.TypeAliasDeclaration;
 
 export function generateDefinitions(root = kubernetesTypesDir()): Definitions {
   const program = ts.createProgram(
-    SCHEMA_MODULES.map((m) => join(root, `${m}.d.ts`)),
+    SCHEMA_MODULES.map((m) => moduleFile(m, root)),
     { noEmit: true, types: [], skipLibCheck: true },
   );
   const checker = program.getTypeChecker();
   const defs: Definitions = { [INT_OR_STRING]: INT_OR_STRING_SCHEMA };
   const queue: TypeDeclaration[] = [];
 
-  const moduleOf = (sf: ts.SourceFile) => relative(root, sf.fileName).replace(/\\/g, '/').replace(/\.d\.ts$/, '');
+  const local = localTypesDir();
+  const moduleOf = (sf: ts.SourceFile) => {
+    const base = sf.fileName.startsWith(local) ? local : root;
+    return relative(base, sf.fileName).replace(/\\/g, '/').replace(/\.d\.ts$/, '');
+  };
   const nameOf = (decl: TypeDeclaration) => `${definitionPrefix(moduleOf(decl.getSourceFile()))}.${decl.name.text}`;
 
   for (const m of SCHEMA_MODULES) {
-    const sf = program.getSourceFile(join(root, `${m}.d.ts`));
+    const sf = program.getSourceFile(moduleFile(m, root));
     if (!sf) throw new SchemaGenerationError('declaration file not found', m);
     for (const st of sf.statements) if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) queue.push(st);
   }

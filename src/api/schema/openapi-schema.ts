@@ -55,6 +55,8 @@ export function definitionPrefix(module: string): string {
       return 'io.k8s.apimachinery.pkg.util.intstr';
     case 'apiextensions/v1':
       return 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1';
+    case 'apiregistration/v1':
+      return 'io.k8s.kube-aggregator.pkg.apis.apiregistration.v1';
     default:
       return `io.k8s.api.${module.replace('/', '.')}`;
   }

@@ -1,17 +1,14 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RESOURCES } from '../resources.js';
+import { moduleFile } from './definitions-generator.js';
 import { ATOMIC_STRUCT_TYPES, fieldPatchMeta, fieldTypeName, PATCH_METADATA, resolveTypeAtPath, schemaTypeName, TYPE_GRAPH } from './patch-metadata.js';
-
-const TYPES_DIR = dirname(createRequire(import.meta.url).resolve('kubernetes-types/package.json'));
 
 /** The field names of an interface in kubernetes-types, read from its declaration file. */
 function declaredFields(typeName: string): Set<string> | undefined {
   const dot = typeName.lastIndexOf('.');
-  const source = readFileSync(join(TYPES_DIR, `${typeName.slice(0, dot)}.d.ts`), 'utf8');
+  const source = readFileSync(moduleFile(typeName.slice(0, dot)), 'utf8');
   const start = source.indexOf(`export interface ${typeName.slice(dot + 1)} {`);
   if (start < 0) return undefined;
   const body = source.slice(start, source.indexOf('\n}', start));

@@ -137,6 +137,7 @@ export const PATCH_METADATA: PatchMetadataTable = {
   // apps/v1
   'apps/v1.DeploymentSpec': { strategy: { patchStrategy: 'retainKeys' } },
   'apps/v1.DeploymentStatus': { conditions },
+  'apiregistration/v1.APIServiceStatus': { conditions },
   'apps/v1.ReplicaSetStatus': { conditions },
   'core/v1.ReplicationControllerStatus': { conditions },
   'apps/v1.DaemonSetStatus': { conditions },

@@ -2,6 +2,7 @@ import type { KubeObject } from '../object.js';
 import type { ResourceInfo } from '../resource-info.js';
 import type { FieldError } from './field-error.js';
 import { validateWebhookConfiguration } from './admission-registration.js';
+import { validateAPIService, validateAPIServiceStatus } from './api-registration.js';
 import { validateCertificateSigningRequest, validateCertificateSigningRequestUpdate } from './certificates.js';
 import { validateCronJob, validateJob, validateJobUpdate } from './batch.js';
 import { validateNamespace, validateNode, validateNodeUpdate, validateServiceAccount } from './cluster.js';
@@ -59,6 +60,7 @@ const KINDS: Record<string, KindValidation> = {
   '/ReplicationController': { validate: validateReplicationController },
   'admissionregistration.k8s.io/MutatingWebhookConfiguration': { validate: validateWebhookConfiguration },
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': { validate: validateWebhookConfiguration },
+  'apiregistration.k8s.io/APIService': { validate: (svc) => [...validateAPIService(svc), ...validateAPIServiceStatus(svc)] },
   'apps/Deployment': { validate: validateDeployment, update: validateSelectorUpdate },
   'apps/ReplicaSet': { validate: validateReplicaSet, update: validateSelectorUpdate },
   'apps/StatefulSet': { validate: validateStatefulSet, update: validateStatefulSetUpdate },

@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { x509 as loadX509 } from './x509.js';
 import type * as X509 from './x509.js';
 import { generateCertificateAuthority, issueCertificate } from './issue-certificate.js';
-import { ADMIN_GROUP, ADMIN_USER, PKI_FILES, type CertificateKeyPair, type Pki } from './pki.js';
+import { ADMIN_GROUP, ADMIN_USER, FRONT_PROXY_CLIENT_NAME, PKI_FILES, type CertificateKeyPair, type Pki } from './pki.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
 export interface EnsurePkiOptions {
@@ -32,7 +32,7 @@ export function defaultServingHosts(): string[] {
 
 /**
  * Creates `<dataDir>/pki` on first start (CA, API server serving certificate,
- * admin client certificate) and reuses it afterwards. The CA is never
+ * admin client certificate, front-proxy CA and client certificate) and reuses it afterwards. The CA is never
  * replaced while its files exist; a leaf is re-issued when it is missing, not
  * signed by the CA, about to expire, or (serving) lacks a requested host.
  */
@@ -60,7 +60,19 @@ export async function ensurePki(dataDir: string, opts: EnsurePkiOptions): Promis
     admin = await issueCertificate(ca, { commonName: ADMIN_USER, organizations: [ADMIN_GROUP], usages: ['clientAuth'] });
     await writePair(dir, PKI_FILES.adminCert, PKI_FILES.adminKey, admin);
   }
-  return { dir, ca, serving, admin };
+
+  // a separate CA, as kubeadm's: a front-proxy certificate must not pass as a user's, nor the other way round
+  let frontProxyCa = await readPair(dir, PKI_FILES.frontProxyCaCert, PKI_FILES.frontProxyCaKey);
+  if (!frontProxyCa) {
+    frontProxyCa = await generateCertificateAuthority('front-proxy-ca');
+    await writePair(dir, PKI_FILES.frontProxyCaCert, PKI_FILES.frontProxyCaKey, frontProxyCa);
+  }
+  let frontProxyClient = await readPair(dir, PKI_FILES.frontProxyClientCert, PKI_FILES.frontProxyClientKey);
+  if (!frontProxyClient || !(await usable(frontProxyClient, new x509.X509Certificate(frontProxyCa.certPem)))) {
+    frontProxyClient = await issueCertificate(frontProxyCa, { commonName: FRONT_PROXY_CLIENT_NAME, usages: ['clientAuth'] });
+    await writePair(dir, PKI_FILES.frontProxyClientCert, PKI_FILES.frontProxyClientKey, frontProxyClient);
+  }
+  return { dir, ca, serving, admin, frontProxyCa, frontProxyClient };
 }
 
 export interface ClientCertificateRequest {

@@ -15,6 +15,7 @@ import {
 import { defaultTable } from './default-table.js';
 import { eventTable, eventsV1Table } from './events.js';
 import { webhookConfigurationTable } from './admission-webhooks.js';
+import { apiServiceTable } from './api-services.js';
 import { validatingAdmissionPolicyBindingTable, validatingAdmissionPolicyTable } from './admission-policies.js';
 import { ingressClassTable, ingressTable, networkPolicyTable } from './networking.js';
 import { nodeTable } from './nodes.js';
@@ -52,6 +53,7 @@ const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
   ['endpointslices.discovery.k8s.io', endpointSliceTable],
   ['events.events.k8s.io', eventsV1Table],
   ['mutatingwebhookconfigurations.admissionregistration.k8s.io', webhookConfigurationTable],
+  ['apiservices.apiregistration.k8s.io', apiServiceTable],
   ['validatingwebhookconfigurations.admissionregistration.k8s.io', webhookConfigurationTable],
   ['validatingadmissionpolicies.admissionregistration.k8s.io', validatingAdmissionPolicyTable],
   ['validatingadmissionpolicybindings.admissionregistration.k8s.io', validatingAdmissionPolicyBindingTable],

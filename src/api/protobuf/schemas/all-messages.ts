@@ -1,6 +1,7 @@
 import type { MessageTable } from '../message-schema.js';
 import { ADMISSIONREGISTRATION_V1 } from './admissionregistration-v1.js';
 import { ADMISSIONREGISTRATION_V1_POLICIES } from './admissionregistration-v1-policies.js';
+import { APIREGISTRATION_V1 } from './apiregistration-v1.js';
 import { AUTHN_AUTHZ_V1 } from './authn-authz-v1.js';
 import { CERTIFICATES_V1 } from './certificates-v1.js';
 import { CORE_V1 } from './core-v1.js';
@@ -28,6 +29,7 @@ export const ALL_MESSAGES: MessageTable = {
   ...FLOWCONTROL_V1,
   ...ADMISSIONREGISTRATION_V1,
   ...ADMISSIONREGISTRATION_V1_POLICIES,
+  ...APIREGISTRATION_V1,
 };
 
 /** The message of each top-level kind, keyed `apiVersion/Kind` (core: `v1/Kind`). */
@@ -60,6 +62,7 @@ export const KIND_MESSAGES: Readonly<Record<string, string>> = {
   'admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration': 'ValidatingWebhookConfiguration',
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': 'ValidatingAdmissionPolicy',
   'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': 'ValidatingAdmissionPolicyBinding',
+  'apiregistration.k8s.io/v1/APIService': 'APIService',
   'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
   'autoscaling/v1/Scale': 'Scale',
   'coordination.k8s.io/v1/Lease': 'Lease',
