@@ -14,7 +14,8 @@ import { registerBuiltinResources } from './registry/builtin-resources.js';
 import { runCrdController } from './apiextensions/crd-controller.js';
 import { CustomResourceServing } from './apiextensions/custom-resource-serving.js';
 import { WebhookConfigurations } from './admission/webhook/webhook-configurations.js';
-import { serveDiscovery } from './discovery/serve-discovery.js';
+import { serveDiscovery, type DiscoverySource } from './discovery/serve-discovery.js';
+import { Aggregator } from './aggregator/aggregator.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handlePatch } from './handlers/patch.js';
 import { handleGet, handleList } from './handlers/read.js';
@@ -123,6 +124,8 @@ export class ApiServer {
   private readonly storage: Storage;
   private readonly webhooks = new WebhookConfigurations();
   private readonly serving: CustomResourceServing;
+  private readonly aggregator: Aggregator;
+  private readonly discovery: DiscoverySource;
 
   constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? realClock;
@@ -146,6 +149,8 @@ export class ApiServer {
       clock: this.clock,
     });
     this.serving = new CustomResourceServing({ registry: this.registry, storage: this.storage, clock: this.clock });
+    this.aggregator = new Aggregator({ registry: this.registry, logger: opts.logger, clock: this.clock, proxyClient: opts.aggregator?.proxyClient });
+    this.discovery = this.aggregator.discoverySource();
     const serving = this.serving;
     this.pipeline = new RequestPipeline({ registry: this.registry, webhooks: this.webhooks, logger: opts.logger, convert: (obj, group, version) => serving.convert(obj, group, version) }, opts.pipeline);
     this.reviews = (opts.reviews ?? ((d) => reviewHandlers({ ...d, authorizers: [] })))({ authorizer: this.pipeline.authorizer, registry: this.registry });
@@ -197,6 +202,7 @@ export class ApiServer {
       deleteInstances: (crd) => serving.deleteAll(crd),
     });
     this.webhooks.start(this.registry, this.opts.logger, this.stopping.signal);
+    this.aggregator.start(this.stopping.signal);
     if (this.apf) {
       const flowControl = runFlowControlConfig({ registry: this.registry, apf: this.apf, logger: this.opts.logger, signal: this.stopping.signal });
       const crdController = this.controllers;
@@ -211,6 +217,7 @@ export class ApiServer {
     await closeGracefully(this.server, { drainMs: 5000 });
     await this.controllers;
     await this.webhooks.stopped();
+    await this.aggregator.stopped();
   }
 
   private serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -245,6 +252,9 @@ export class ApiServer {
             if (path.startsWith(TRACE_API_PREFIX)) return await this.serveTraceQuery(req, res, path, url.searchParams, user);
             const authorize = () => this.pipeline.authorize(request, user, req);
             await (trace ? trace.stage('authorization', 'authorization', authorize) : authorize());
+            // a group/version another server serves (an APIService with a service) goes there, ahead of anything local
+            const remote = this.aggregator.route(path);
+            if (remote) return await this.aggregator.serve(remote, req, res, user, AbortSignal.any([deadline, this.stopping.signal, closedSignal(res)]));
             if (request.isResourceRequest) await this.serveResource(req, res, request, url.searchParams, user, deadline, trace);
             else await this.serveNonResource(req, res, path, url.searchParams);
           } finally {
@@ -363,7 +373,7 @@ export class ApiServer {
       case '/metrics':
         return serveMetrics(res, this.metrics);
     }
-    if (serveDiscovery(req, res, path, this.registry)) return;
+    if (serveDiscovery(req, res, path, this.discovery)) return;
     if (serveOpenApi(req, res, path, this.registry)) return;
     const document = this.opts.documents?.get(path);
     if (document) return writeBody(res, 200, document());

@@ -5,22 +5,23 @@ import { servedGroups, subresourceKind, subresourceVerbs, type GroupVersions } f
  * Aggregated discovery (apidiscovery.k8s.io v2 and v2beta1): every group,
  * version and resource in one document, for `/api` (core) or `/apis` (the rest).
  */
-export function aggregatedDiscovery(legacy: boolean, version: 'v2' | 'v2beta1', resources: readonly ResourceInfo[]) {
+export function aggregatedDiscovery(legacy: boolean, version: 'v2' | 'v2beta1', resources: readonly ResourceInfo[], isStale?: (group: string, version: string) => boolean) {
   const groups = servedGroups(resources).filter((g) => (g.group === '') === legacy);
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: `apidiscovery.k8s.io/${version}`,
     metadata: {},
-    items: groups.map(groupDiscovery),
+    items: groups.map((g) => groupDiscovery(g, isStale)),
   };
 }
 
-function groupDiscovery(g: GroupVersions) {
+function groupDiscovery(g: GroupVersions, isStale?: (group: string, version: string) => boolean) {
   return {
     metadata: g.group ? { name: g.group } : {},
     versions: g.versions.map((v) => ({
       version: v.version,
-      freshness: 'Current',
+      // a version whose extension API server is down is listed as last seen, marked Stale (as upstream)
+      freshness: isStale?.(g.group, v.version) ? 'Stale' : 'Current',
       resources: v.resources.map((r) => {
         const entry: Record<string, unknown> = {
           resource: r.resource,

@@ -10,6 +10,8 @@ import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions } from './
 export interface DiscoverySource {
   resources(): ResourceInfo[];
   derived<T>(key: string, produce: () => T): T;
+  /** A group/version whose server is not available now (aggregated discovery marks it `Stale`). */
+  isStale?(group: string, version: string): boolean;
 }
 
 interface Aggregated {
@@ -33,7 +35,7 @@ export function serveDiscovery(req: IncomingMessage, res: ServerResponse, path: 
     const legacyPath = path === '/api';
     const version = aggregatedVersion(req.headers.accept);
     if (version) {
-      writeAggregated(req, res, version, source.derived(`discovery:aggregated:${path}`, () => aggregated(source.resources(), legacyPath)));
+      writeAggregated(req, res, version, source.derived(`discovery:aggregated:${path}`, () => aggregated(source, legacyPath)));
       return true;
     }
     writeBody(res, 200, legacyPath ? apiVersions(`${req.socket.localAddress}:${req.socket.localPort}`) : source.derived('discovery:apis', () => apiGroupList(source.resources())));
@@ -58,8 +60,8 @@ function aggregatedVersion(accept: string | undefined): 'v2' | 'v2beta1' | undef
   return undefined;
 }
 
-function aggregated(resources: ResourceInfo[], legacyPath: boolean): Aggregated {
-  const items = JSON.stringify(aggregatedDiscovery(legacyPath, 'v2', resources).items);
+function aggregated(source: DiscoverySource, legacyPath: boolean): Aggregated {
+  const items = JSON.stringify(aggregatedDiscovery(legacyPath, 'v2', source.resources(), source.isStale?.bind(source)).items);
   return { items, etag: createHash('sha512').update(items).digest('hex').toUpperCase() };
 }
 
