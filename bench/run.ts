@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   testing: () => import('./testing.js'),
   crd: () => import('./crd.js'),
   dns: () => import('./dns.js'),
+  proxy: () => import('./proxy.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);
