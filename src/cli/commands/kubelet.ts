@@ -9,7 +9,12 @@ import { addResourceLists, parseResourceList, parseTaints } from '../../kubelet/
 import { loadRegistries, RegistriesConfigError } from '../../kubelet/containerd/registries-config.js';
 import { selectRuntime, type RuntimeChoice } from '../../kubelet/runtime/select-runtime.js';
 import type { CommandContext, ComponentCommand, FlagValues } from '../command.js';
-import { BootstrapError, bootstrapClientCertificate } from '../../kubelet/certificate/bootstrap.js';
+import { BootstrapError, bootstrapClientCertificate, CLIENT_CERT_FILE } from '../../kubelet/certificate/bootstrap.js';
+import { ClientCertificateManager, readCertificateKeyFile } from '../../kubelet/certificate/certificate-manager.js';
+import { certificateInfo } from '../../kubelet/certificate/rotation-deadline.js';
+import type { RestConfig } from '../../client/rest/index.js';
+import type { Logger } from '../../machinery/logger.js';
+import { mkdir } from 'node:fs/promises';
 import { NODE_DAEMON_OOM_SCORE_ADJ } from '../../base/oom-score.js';
 import { applyOomScoreAdj } from '../oom-score-flag.js';
 import { UsageError } from '../flags.js';
@@ -58,6 +63,33 @@ async function joinWithToken(flags: FlagValues, nodeName: string, rootDir: strin
   }
 }
 
+/**
+ * With --rotate-certificates, a kubelet whose kubeconfig holds a client
+ * certificate for `system:node:<name>` gets a certificate manager: it starts
+ * from the newer of that certificate and `<cert-dir>/kubelet-client-current.pem`
+ * (an earlier rotation's) and renews it through CSRs. Other identities (an
+ * admin kubeconfig) are left alone.
+ */
+async function certificateManager(config: RestConfig, nodeName: string, certDir: string, logger: Logger): Promise<ClientCertificateManager | undefined> {
+  if (!config.cert || !config.key) return undefined;
+  const subject = `CN=system:node:${nodeName}`;
+  const ours = (pem: string): boolean => {
+    try {
+      const info = certificateInfo(pem);
+      return info.subject.split('\n').includes(subject) && info.notAfter > Date.now();
+    } catch {
+      return false;
+    }
+  };
+  const fromKubeconfig = { certPem: config.cert.toString(), keyPem: config.key.toString() };
+  if (!ours(fromKubeconfig.certPem)) return undefined;
+  const certPath = join(certDir, CLIENT_CERT_FILE);
+  const stored = await readCertificateKeyFile(certPath);
+  const initial = stored && ours(stored.certPem) && certificateInfo(stored.certPem).notAfter > certificateInfo(fromKubeconfig.certPem).notAfter ? stored : fromKubeconfig;
+  await mkdir(certDir, { recursive: true, mode: 0o700 });
+  return new ClientCertificateManager({ nodeName, initial, certPath, logger });
+}
+
 export const command: ComponentCommand = {
   name: 'kubelet',
   summary: 'Run the node agent: register the node, run its pods (containerd over CRI, or host processes), report their status.',
@@ -87,7 +119,8 @@ export const command: ComponentCommand = {
     token: { type: 'string', default: '', description: 'join with this bootstrap token (`skiff token create`): get a node client certificate through a CSR, as kubeadm join' },
     'ca-cert-hash': { type: 'string', default: '', description: 'with --token: sha256:<hex> of the cluster CA public key, checked against kube-public/cluster-info' },
     'certificate-authority': { type: 'string', default: '', description: 'with --token: the cluster CA file instead of --ca-cert-hash' },
-    'cert-dir': { type: 'string', default: '', description: 'where a joined kubelet keeps its client certificate and kubeconfig (default <root-dir>/pki)' },
+    'cert-dir': { type: 'string', default: '', description: 'where the kubelet keeps its client certificate (and, joined, its kubeconfig) (default <root-dir>/pki)' },
+    'rotate-certificates': { type: 'boolean', default: true, description: 'renew the system:node client certificate through CSRs at 70-90% of its life (upstream\'s rotateCertificates, on as kubeadm sets it)' },
     'cluster-dns': { type: 'string', default: '', description: 'comma-separated DNS server IPs for ClusterFirst pods (inside skiff server: the kube-dns Service\'s)' },
     'cluster-domain': { type: 'string', default: 'cluster.local', description: 'the cluster\'s DNS domain, searched by pods after their namespace\'s' },
     'resolv-conf': { type: 'string', default: '/etc/resolv.conf', description: 'the node\'s resolver configuration, for dnsPolicy Default (and the search domains ClusterFirst pods add)' },
@@ -111,7 +144,9 @@ export const command: ComponentCommand = {
     if (!kubeconfig) throw new UsageError('--kubeconfig (or --server and --token to join) is required outside skiff server');
     const port = Number(str('port') || (inServer ? 0 : 10250));
     const healthPort = Number(str('health-port') || (inServer ? 0 : 10248));
-    const client = new Client(loadKubeconfig(kubeconfig), { component: 'kubelet', qps: 50, burst: 100 });
+    const restConfig = loadKubeconfig(kubeconfig);
+    const certManager = flags['rotate-certificates'] === false ? undefined : await certificateManager(restConfig, nodeName, str('cert-dir') || join(rootDir, 'pki'), ctx.logger);
+    const client = new Client(certManager ? { ...restConfig, certificateSource: () => certManager.current() } : restConfig, { component: 'kubelet', qps: 50, burst: 100 });
     const choice = str('container-runtime');
     if (!['auto', 'containerd', 'process'].includes(choice)) throw new UsageError(`invalid --container-runtime ${JSON.stringify(choice)}, want auto, containerd or process`);
     const endpoint = str('container-runtime-endpoint');
@@ -165,9 +200,13 @@ export const command: ComponentCommand = {
         readyMessage: selected.fallback ?? (selected.kind === 'process' && process.getuid?.() !== 0 ? 'process runtime without root: no namespaces, cgroups or volume mounts' : undefined),
       },
     });
+    const stopRotating = new AbortController();
+    const rotating = certManager?.run(client, AbortSignal.any([ctx.signal, stopRotating.signal]));
     try {
       await kubelet.run(ctx.signal);
     } finally {
+      stopRotating.abort();
+      await rotating;
       // upstream's kubelet leaves pods running when it stops; a dev cluster's Ctrl-C is expected to stop them
       await selected.close(inServer && flags['keep-pods'] !== true);
       await health.stop();

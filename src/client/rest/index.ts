@@ -1,6 +1,6 @@
 export { Client } from './client.js';
 export { RestClient, DEFAULT_QPS, DEFAULT_BURST, type RestRequest, type RestClientOptions } from './rest-client.js';
-export type { RestConfig } from './rest-config.js';
+export type { ClientCertificate, RestConfig } from './rest-config.js';
 export { loadKubeconfig, KubeconfigError, type KubeconfigSource } from './kubeconfig.js';
 export { inClusterConfig } from './in-cluster-config.js';
 export { defaultRestConfig, type DefaultConfigOptions } from './default-config.js';

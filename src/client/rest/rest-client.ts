@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { context, propagation } from '@opentelemetry/api';
 import { TokenBucket } from '../flowcontrol/token-bucket.js';
-import type { RestConfig } from './rest-config.js';
+import type { ClientCertificate, RestConfig } from './rest-config.js';
 import { NetworkError } from './network-error.js';
 import { secureContextFor } from './secure-context-cache.js';
 import { apiErrorFromStatus } from './api-error-from-status.js';
@@ -61,7 +61,9 @@ export function rateLimiterFor(qps: number | undefined, burst: number | undefine
  */
 export class RestClient {
   readonly config: RestConfig;
-  private readonly agent: http.Agent;
+  private agent: http.Agent;
+  /** The pair the agent was built with, when the config has a certificateSource. */
+  private agentCertificate?: ClientCertificate;
   private readonly base: URL;
   private readonly userAgent: string;
   /** The client-side rate limiter every request waits on (null: unlimited). */
@@ -75,15 +77,33 @@ export class RestClient {
     this.userAgent = `skiff/${options.component ?? 'client'}`;
     this.maxRetries = options.maxRetries ?? 10;
     this.limiter = options.rateLimiter !== undefined ? options.rateLimiter : rateLimiterFor(options.qps ?? config.qps, options.burst ?? config.burst);
-    this.agent =
-      this.base.protocol === 'https:'
-        ? new https.Agent({
-            keepAlive: true,
-            secureContext: secureContextFor(config),
-            rejectUnauthorized: !config.insecureSkipTLSVerify,
-            servername: config.tlsServerName,
-          })
-        : new http.Agent({ keepAlive: true });
+    this.agentCertificate = config.certificateSource?.();
+    this.agent = this.newAgent(this.agentCertificate);
+  }
+
+  private newAgent(pair: ClientCertificate | undefined): http.Agent {
+    if (this.base.protocol !== 'https:') return new http.Agent({ keepAlive: true });
+    const { ca, cert, key } = { ...this.config, ...pair };
+    return new https.Agent({
+      keepAlive: true,
+      secureContext: secureContextFor({ ca, cert, key }),
+      rejectUnauthorized: !this.config.insecureSkipTLSVerify,
+      servername: this.config.tlsServerName,
+    });
+  }
+
+  /** The agent for the next request: a new one (and the old one's connections closed) once the certificate source answers a new pair. */
+  private currentAgent(): http.Agent {
+    const source = this.config.certificateSource;
+    if (!source) return this.agent;
+    const pair = source();
+    if (pair === this.agentCertificate || (pair.cert.toString() === this.agentCertificate?.cert.toString() && pair.key.toString() === this.agentCertificate.key.toString())) return this.agent;
+    const old = this.agent;
+    this.agentCertificate = pair;
+    this.agent = this.newAgent(pair);
+    // as upstream's kubelet on rotation: existing connections (watches too) end, and their reconnects present the new certificate
+    old.destroy();
+    return this.agent;
   }
 
   /** Sends a request and returns the decoded JSON body; throws ApiError or NetworkError. */
@@ -132,9 +152,10 @@ export class RestClient {
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
     const mod = url.protocol === 'https:' ? https : http;
+    const agent = this.currentAgent();
     return new Promise((resolve, reject) => {
       if (req.signal?.aborted) return reject(req.signal.reason);
-      const r = mod.request(url, { method: req.method, headers, agent: this.agent, signal: req.signal }, resolve);
+      const r = mod.request(url, { method: req.method, headers, agent, signal: req.signal }, resolve);
       if (timeoutMs) {
         r.setTimeout(timeoutMs, () => r.destroy(new NetworkError(`request timed out after ${timeoutMs}ms`, 'ETIMEDOUT')));
       }

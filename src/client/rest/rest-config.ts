@@ -13,6 +13,13 @@ export interface RestConfig {
   /** PEM client certificate and key for x509 authentication. */
   cert?: string | Buffer;
   key?: string | Buffer;
+  /**
+   * Asked for the client certificate and key before every request, instead of
+   * cert/key (a certificate that rotates, e.g. the kubelet's). When it answers
+   * a different pair, pooled connections are closed so the next handshakes
+   * present the new certificate (upstream's kubelet closes all connections).
+   */
+  certificateSource?: () => ClientCertificate;
   /** Bearer token. */
   token?: string;
   /** A file holding the bearer token; re-read periodically because projected tokens rotate. */
@@ -28,4 +35,10 @@ export interface RestConfig {
   burst?: number;
   /** Per-request timeout in ms for non-watch requests; none if 0 or unset. */
   timeoutMs?: number;
+}
+
+/** A PEM client certificate (chain) and its private key. */
+export interface ClientCertificate {
+  cert: string | Buffer;
+  key: string | Buffer;
 }

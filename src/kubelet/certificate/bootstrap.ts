@@ -1,18 +1,14 @@
-import { randomBytes, webcrypto, X509Certificate } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { X509Certificate } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { parse, stringify } from 'yaml';
-import { x509 as loadX509 } from '../../api/x509.js';
 import { Client } from '../../client/rest/client.js';
 import { caCertHash } from '../../machinery/ca-cert-hash.js';
 import type { Logger } from '../../machinery/logger.js';
-import { CERTIFICATE_SIGNING_REQUESTS, CONFIG_MAPS } from '../../api/resource-refs.js';
+import { CONFIG_MAPS } from '../../api/resource-refs.js';
 import { realClock, type Clock } from '../../base/clock.js';
-
-const x509 = loadX509();
-
+import { newNodeCertificateRequest, NodeCertificateError, requestNodeCertificate, writeAtomic } from './node-csr.js';
 
 /** The joining node's credentials could not be obtained (bad CA hash, denied CSR, …). */
 export class BootstrapError extends Error {
@@ -39,16 +35,15 @@ export interface BootstrapOptions {
   clock?: Clock;
 }
 
-const CERT_FILE = 'kubelet-client-current.pem';
+/** Where a kubelet keeps its current client certificate and key (upstream's name), in its cert dir. */
+export const CLIENT_CERT_FILE = 'kubelet-client-current.pem';
 const KUBECONFIG_FILE = 'kubelet.kubeconfig';
 
-/** The certificate still names this node and has over a fifth of its life left. */
+/** The certificate names this node and has not expired (the certificate manager renews it from there). */
 function usable(pem: string, nodeName: string, now: number): boolean {
   try {
     const cert = new X509Certificate(pem);
-    const from = Date.parse(cert.validFrom);
-    const to = Date.parse(cert.validTo);
-    return cert.subject.split('\n').includes(`CN=system:node:${nodeName}`) && to - now > (to - from) / 5;
+    return cert.subject.split('\n').includes(`CN=system:node:${nodeName}`) && Date.parse(cert.validTo) > now;
   } catch {
     return false;
   }
@@ -70,46 +65,17 @@ async function discoverCa(server: string, hash: string): Promise<string> {
   }
 }
 
-async function newCertificateRequest(nodeName: string): Promise<{ csrPem: string; keyPem: string }> {
-  const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
-  const keys = await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify']);
-  const csr = await x509.Pkcs10CertificateRequestGenerator.create({ name: [{ O: ['system:nodes'] }, { CN: [`system:node:${nodeName}`] }], keys, signingAlgorithm: alg });
-  const der = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
-  return { csrPem: csr.toString('pem'), keyPem: x509.PemConverter.encode(der, 'PRIVATE KEY') };
-}
-
-async function waitForCertificate(client: Client, name: string, o: BootstrapOptions): Promise<string> {
-  const clock = o.clock ?? realClock;
-  const deadline = clock.now() + (o.timeoutMs ?? 3_600_000);
-  while (clock.now() < deadline) {
-    o.signal.throwIfAborted();
-    const csr = await client.resource<CertificateSigningRequest>(CERTIFICATE_SIGNING_REQUESTS).get(name, { signal: o.signal });
-    const conditions = csr.status?.conditions ?? [];
-    const refused = conditions.find((c) => c.type === 'Denied' || c.type === 'Failed');
-    if (refused) throw new BootstrapError(`certificate signing request ${name} is ${refused.type.toLowerCase()}: ${refused.reason ?? ''} ${refused.message ?? ''}`.trim());
-    if (csr.status?.certificate) return Buffer.from(csr.status.certificate, 'base64').toString();
-    await clock.sleep(1000, o.signal);
-  }
-  throw new BootstrapError(`timed out waiting for certificate signing request ${name} to be approved and signed`);
-}
-
-async function writeAtomic(path: string, content: string): Promise<void> {
-  const tmp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(tmp, content, { mode: 0o600 });
-  await rename(tmp, path);
-}
-
 /**
  * A kubelet joining with a bootstrap token (upstream's kubelet TLS
  * bootstrap): find and check the CA, send a CSR for `system:node:<name>` in
  * `system:nodes` as the token's user, wait for the csrapproving and
  * csrsigning controllers, then write the certificate and a kubeconfig using
- * it. A usable certificate from an earlier start is kept. Returns the
+ * it. A certificate from an earlier start is kept until it expires. Returns the
  * kubeconfig path.
  */
 export async function bootstrapClientCertificate(o: BootstrapOptions): Promise<string> {
   await mkdir(o.certDir, { recursive: true, mode: 0o700 });
-  const certPath = join(o.certDir, CERT_FILE);
+  const certPath = join(o.certDir, CLIENT_CERT_FILE);
   const kubeconfigPath = join(o.certDir, KUBECONFIG_FILE);
   const existing = await readFile(certPath, 'utf8').catch(() => '');
   const haveKubeconfig = await readFile(kubeconfigPath, 'utf8').then(() => true, () => false);
@@ -119,19 +85,21 @@ export async function bootstrapClientCertificate(o: BootstrapOptions): Promise<s
   const ca = o.caPem ?? (await discoverCa(o.server, o.caCertHash!));
   const client = new Client({ server: o.server, ca, token: o.token }, { component: 'kubelet-bootstrap' });
   try {
-    const { csrPem, keyPem } = await newCertificateRequest(o.nodeName);
-    const name = `node-csr-${randomBytes(8).toString('hex')}`;
-    await client.resource<CertificateSigningRequest>(CERTIFICATE_SIGNING_REQUESTS).create(
-      {
-        apiVersion: 'certificates.k8s.io/v1',
-        kind: 'CertificateSigningRequest',
-        metadata: { name },
-        spec: { request: Buffer.from(csrPem).toString('base64'), signerName: 'kubernetes.io/kube-apiserver-client-kubelet', usages: ['digital signature', 'client auth'] },
-      },
-      { signal: o.signal },
-    );
-    o.logger.info('waiting for the client certificate', { csr: name });
-    const certPem = await waitForCertificate(client, name, o);
+    const { csrPem, keyPem } = await newNodeCertificateRequest(o.nodeName);
+    let certPem: string;
+    let name: string;
+    try {
+      ({ name, certPem } = await requestNodeCertificate(client, csrPem, {
+        namePrefix: 'node-csr-',
+        signal: o.signal,
+        clock: o.clock ?? realClock,
+        timeoutMs: o.timeoutMs ?? 3_600_000,
+        onCreated: (csr) => o.logger.info('waiting for the client certificate', { csr }),
+      }));
+    } catch (err) {
+      if (err instanceof NodeCertificateError) throw new BootstrapError(err.message);
+      throw err;
+    }
     await writeAtomic(certPath, `${certPem.trim()}\n${keyPem.trim()}\n`);
     await writeAtomic(join(o.certDir, 'ca.crt'), ca);
     await writeAtomic(
