@@ -39,6 +39,8 @@ export interface ControllerConfig {
   clusterSigningDurationMs: number;
   /** `--root-ca-file`: the CA the root-ca-cert-publisher puts in every namespace ('' : the signing CA, if any). */
   rootCaFile?: string;
+  /** `--service-account-private-key-file`: the key the serviceaccount-token controller signs legacy tokens with ('' : it does not run). */
+  serviceAccountPrivateKeyFile?: string;
 }
 
 export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = {

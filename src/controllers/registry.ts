@@ -19,6 +19,7 @@ import { controller as resourcequota } from './resourcequota/index.js';
 import { controller as rootCaCertPublisher } from './rootcacertpublisher/index.js';
 import { controller as replicationcontroller } from './replicationcontroller/index.js';
 import { controller as serviceaccount } from './serviceaccount/index.js';
+import { controller as serviceaccountToken } from './serviceaccount-token/index.js';
 import { controller as servicelb } from './servicelb/index.js';
 import { controller as statefulset } from './statefulset/index.js';
 import { controller as tainteviction } from './tainteviction/index.js';
@@ -30,4 +31,4 @@ import { controller as ttlafterfinished } from './ttlafterfinished/index.js';
  * is `--controllers`: `*`, `foo`, `-foo`). One folder per controller, its
  * `index.ts` exporting `controller`; add it here to ship it.
  */
-export const CONTROLLERS: readonly ControllerDescriptor[] = [clusterroleAggregation, cronjob, csrapproving, csrsigning, daemonset, deployment, disruption, endpoints, endpointslice, garbagecollector, job, namespace, nodeipam, nodelifecycle, podgc, replicaset, resourcequota, rootCaCertPublisher, replicationcontroller, serviceaccount, servicelb, statefulset, tainteviction, tokencleaner, ttlafterfinished];
+export const CONTROLLERS: readonly ControllerDescriptor[] = [clusterroleAggregation, cronjob, csrapproving, csrsigning, daemonset, deployment, disruption, endpoints, endpointslice, garbagecollector, job, namespace, nodeipam, nodelifecycle, podgc, replicaset, resourcequota, rootCaCertPublisher, replicationcontroller, serviceaccount, serviceaccountToken, servicelb, statefulset, tainteviction, tokencleaner, ttlafterfinished];

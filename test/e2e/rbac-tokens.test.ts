@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:https';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kubectlFor, removeDir, run, startServer, type ServerProcess } from './harness.js';
+import { kubectlFor, removeDir, run, startServer, waitFor, type ServerProcess } from './harness.js';
 
 /** One HTTPS request without a client certificate (anonymous unless a token is given). */
 function get(port: number, path: string, token?: string): Promise<{ status: number; body: string }> {
@@ -70,6 +70,49 @@ describe('bearer tokens: service accounts, token file, anonymous', () => {
     await k.ok(['delete', 'serviceaccount', 'robot', '-n', 'team-a']);
     const gone = await as(token, ['get', 'pods', '-n', 'team-a']);
     assert.match(gone.stderr, /error: You must be logged in to the server \(Unauthorized\)/);
+  });
+
+  it('the legacy token controller fills service-account-token Secrets; a token works while its Secret exists', async () => {
+    await k.ok(['create', 'namespace', 'team-l']);
+    await k.ok(['create', 'serviceaccount', 'builder', '-n', 'team-l']);
+    await k.ok(['create', 'role', 'pod-reader', '--verb=get,list', '--resource=pods', '-n', 'team-l']);
+    await k.ok(['create', 'rolebinding', 'builder-reads', '--role=pod-reader', '--serviceaccount=team-l:builder', '-n', 'team-l']);
+    const secret = (name: string, sa: string) => JSON.stringify({ apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/service-account-token', metadata: { name, namespace: 'team-l', annotations: { 'kubernetes.io/service-account.name': sa } } });
+    await k.ok(['apply', '-f', '-'], { input: secret('builder-token', 'builder') });
+    const token = await waitFor('the token to be filled in', async () => {
+      const r = await k.exec(['get', 'secret', 'builder-token', '-n', 'team-l', '-o', 'jsonpath={.data.token}']);
+      return r.code === 0 && r.stdout ? Buffer.from(r.stdout, 'base64').toString() : undefined;
+    }, 30_000);
+    const filled = await k.json<{ metadata: { annotations: Record<string, string> }; data: Record<string, string> }>(['get', 'secret', 'builder-token', '-n', 'team-l', '-o', 'json']);
+    const sa = await k.json<{ metadata: { uid: string } }>(['get', 'serviceaccount', 'builder', '-n', 'team-l', '-o', 'json']);
+    assert.equal(filled.metadata.annotations['kubernetes.io/service-account.uid'], sa.metadata.uid);
+    assert.equal(Buffer.from(filled.data.namespace, 'base64').toString(), 'team-l');
+    assert.equal(Buffer.from(filled.data['ca.crt'], 'base64').toString(), await readFile(join(server.dataDir, 'pki', 'ca.crt'), 'utf8'));
+    const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+    assert.deepEqual(claims, {
+      iss: 'kubernetes/serviceaccount',
+      sub: 'system:serviceaccount:team-l:builder',
+      'kubernetes.io/serviceaccount/namespace': 'team-l',
+      'kubernetes.io/serviceaccount/secret.name': 'builder-token',
+      'kubernetes.io/serviceaccount/service-account.name': 'builder',
+      'kubernetes.io/serviceaccount/service-account.uid': sa.metadata.uid,
+    });
+
+    const who = JSON.parse((await as(token, ['auth', 'whoami', '-o', 'json'])).stdout) as { status: { userInfo: { username: string } } };
+    assert.equal(who.status.userInfo.username, 'system:serviceaccount:team-l:builder');
+    const list = await as(token, ['get', 'pods', '-n', 'team-l']);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match((await as(token, ['get', 'secrets', '-n', 'team-l'])).stderr, /User "system:serviceaccount:team-l:builder" cannot list resource "secrets"/);
+
+    // deleting the Secret revokes the token
+    await k.ok(['delete', 'secret', 'builder-token', '-n', 'team-l']);
+    assert.match((await as(token, ['get', 'pods', '-n', 'team-l'])).stderr, /error: You must be logged in to the server \(Unauthorized\)/);
+
+    // deleting the ServiceAccount deletes its token Secrets
+    await k.ok(['apply', '-f', '-'], { input: secret('builder-token-2', 'builder') });
+    await waitFor('the second token', async () => (await k.exec(['get', 'secret', 'builder-token-2', '-n', 'team-l', '-o', 'jsonpath={.data.token}'])).stdout !== '', 30_000);
+    await k.ok(['delete', 'serviceaccount', 'builder', '-n', 'team-l']);
+    await waitFor('the token secret to go with its account', async () => /NotFound/.test((await k.exec(['get', 'secret', 'builder-token-2', '-n', 'team-l'])).stderr), 30_000);
   });
 
   it('refuses bad tokens with 401 and short durations with 422', async () => {

@@ -4,6 +4,7 @@ import type { ApiRegistry } from '../api-registry.js';
 import { InvalidTokenError, ServiceAccountTokens } from '../serviceaccount/service-account-tokens.js';
 import { AuthenticationError, type Authenticated, type Authenticator } from './authenticator.js';
 import { bearerToken, type TokenAuthenticator } from './bearer-token.js';
+import { SERVICE_ACCOUNT_TOKEN_KEY } from '../../machinery/legacy-service-account-token.js';
 import { serviceAccountGroups, serviceAccountUsername, type UserInfo } from './user-info.js';
 
 /**
@@ -37,8 +38,10 @@ export class ServiceAccountTokenAuthenticator implements Authenticator, TokenAut
     if (!sa || sa.metadata?.uid !== v.uid) throw new AuthenticationError('invalid bearer token');
     const extra: Record<string, string[]> = {};
     if (v.secretName) {
-      const secret = await this.get('secrets', v.namespace, v.secretName);
+      const secret = (await this.get('secrets', v.namespace, v.secretName)) as { data?: Record<string, string>; metadata?: { deletionTimestamp?: string } } | undefined;
       if (!secret || secret.metadata?.deletionTimestamp) throw new AuthenticationError('invalid bearer token');
+      // a legacy token is good only while its Secret holds it (upstream: "Token does not match server's copy")
+      if (v.legacy && Buffer.from(secret.data?.[SERVICE_ACCOUNT_TOKEN_KEY] ?? '', 'base64').toString() !== token) throw new AuthenticationError('invalid bearer token');
     }
     if (v.pod) {
       const pod = await this.get('pods', v.namespace, v.pod.name);

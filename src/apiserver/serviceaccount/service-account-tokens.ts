@@ -2,9 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeJwt, type JWTPayload } from 'jose';
 import type { ServiceAccountKey } from './signing-key.js';
 import { realClock, type Clock } from '../../base/clock.js';
-
-/** Legacy (secret-based) tokens carry this issuer and no audience. */
-export const LEGACY_ISSUER = 'kubernetes/serviceaccount';
+import { LEGACY_ISSUER, signLegacyToken } from '../../machinery/legacy-service-account-token.js';
 
 /** What a bound token names in its `kubernetes.io` claim. */
 export interface BoundTokenClaims {
@@ -22,6 +20,8 @@ export interface VerifiedToken {
   uid: string;
   pod?: { name: string; uid: string };
   secretName?: string;
+  /** A legacy (secret-based) token: valid only while its Secret holds it. */
+  legacy?: boolean;
   /** The token id, for `authentication.kubernetes.io/credential-id`. */
   jti?: string;
   audiences: string[];
@@ -75,16 +75,7 @@ export class ServiceAccountTokens {
 
   /** A legacy token for a `kubernetes.io/service-account-token` Secret (no expiry). */
   async issueLegacy(namespace: string, name: string, uid: string, secretName: string): Promise<string> {
-    return new SignJWT({
-      'kubernetes.io/serviceaccount/namespace': namespace,
-      'kubernetes.io/serviceaccount/secret.name': secretName,
-      'kubernetes.io/serviceaccount/service-account.name': name,
-      'kubernetes.io/serviceaccount/service-account.uid': uid,
-    })
-      .setProtectedHeader({ alg: 'RS256', kid: this.key.keyId })
-      .setIssuer(LEGACY_ISSUER)
-      .setSubject(`system:serviceaccount:${namespace}:${name}`)
-      .sign(this.key.privateKey);
+    return signLegacyToken(this.key.privateKey, { namespace, serviceAccountName: name, serviceAccountUid: uid, secretName }, this.key.keyId);
   }
 
   /** Whether a bearer token looks like one of ours (a JWT from our issuers), before verifying it. */
@@ -130,5 +121,5 @@ function legacyClaims(p: JWTPayload): VerifiedToken {
   const uid = str('kubernetes.io/serviceaccount/service-account.uid');
   const secretName = str('kubernetes.io/serviceaccount/secret.name');
   if (!namespace || !name || !uid || !secretName) throw new InvalidTokenError('invalid bearer token');
-  return { namespace, name, uid, secretName, audiences: [] };
+  return { namespace, name, uid, secretName, legacy: true, audiences: [] };
 }
