@@ -13,7 +13,9 @@ import { EtcdStorage, EtcdUsageError, parseEtcdEndpoints } from '../storage/etcd
 import { Cacher } from '../storage/cacher/cacher.js';
 import type { Storage } from '../storage/storage.js';
 import { parseFlags, UsageError, type FlagSpec } from './flags.js';
-import { BUILTIN_ADMISSION_PLUGINS, RESOURCE_QUOTA_PLUGIN, WEBHOOK_ADMISSION_PLUGINS } from '../apiserver/admission/plugins.js';
+import { builtinAdmissionPlugins, RESOURCE_QUOTA_PLUGIN, WEBHOOK_ADMISSION_PLUGINS, type AdmissionPluginConfigs } from '../apiserver/admission/plugins.js';
+import { AdmissionConfigError, loadAdmissionConfiguration } from '../apiserver/admission/admission-configuration.js';
+import { parsePodSecurityConfiguration, PodSecurityConfigError } from '../apiserver/admission/pod-security/pod-security-configuration.js';
 import { AuthorizerChain } from '../apiserver/authorization/authorizer-chain.js';
 import {
   AUTHORIZATION_MODES,
@@ -74,6 +76,7 @@ export const APISERVER_FLAGS = {
   'max-watches': { type: 'string', default: '20000', description: 'watches open at once; more get 429 (0: no limit)' },
   'request-timeout': { type: 'string', default: '1m0s', description: 'non-long-running requests answer 504 after this long (Go duration)' },
   'max-request-bytes': { type: 'string', default: String(3 * 1024 * 1024), description: 'largest request body accepted (413 beyond)' },
+  'admission-control-config-file': { type: 'string', default: '', description: 'AdmissionConfiguration (apiserver.config.k8s.io/v1) with plugin configurations; skiff reads PodSecurity\'s PodSecurityConfiguration (defaults, exemptions)' },
   'audit-policy-file': { type: 'string', default: '', description: 'audit.k8s.io/v1 Policy deciding what is audited at which level (without one nothing is audited)' },
   'audit-log-path': { type: 'string', default: '', description: "write audit.k8s.io/v1 Events as JSON lines to this file ('-': standard output)" },
   'audit-log-maxsize': { type: 'string', default: '0', description: 'megabytes of audit log before it is rotated (0: 100)' },
@@ -122,6 +125,20 @@ export interface RunningApiServer {
    */
   credentials(name: string, user: string, groups?: readonly string[]): Promise<string>;
   stop(): Promise<void>;
+}
+
+/** `--admission-control-config-file`: the plugin configurations skiff understands (a bad file stops the server, as upstream). */
+function admissionConfigsFromFile(file: string): AdmissionPluginConfigs {
+  if (!file) return {};
+  try {
+    const plugins = loadAdmissionConfiguration(file);
+    const podSecurity = plugins.get('PodSecurity');
+    return podSecurity === undefined ? {} : { podSecurity: parsePodSecurityConfiguration(podSecurity) };
+  } catch (err) {
+    if (err instanceof AdmissionConfigError) throw new UsageError(`--admission-control-config-file: ${err.message}`);
+    if (err instanceof PodSecurityConfigError) throw new UsageError(`--admission-control-config-file: couldn't init admission plugin "PodSecurity": ${err.message}`);
+    throw err;
+  }
 }
 
 function firstExternalIPv4(): string {
@@ -210,6 +227,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     if (err instanceof AuditLogPathError) throw new UsageError(`--audit-log-path: ${err.message}`);
     throw err;
   }
+  const admissionConfigs = admissionConfigsFromFile(flags['admission-control-config-file']);
   const issuer = flags['service-account-issuer'];
   const tokens = new ServiceAccountTokens(await ensureServiceAccountKey(join(dataDir, 'pki')), issuer, [issuer]);
   const anonymous = flags['anonymous-auth'] === 'true' ? { name: 'anonymous', authenticate: async () => ({ user: { name: ANONYMOUS_USER, groups: [SYSTEM_UNAUTHENTICATED] } }) } : undefined;
@@ -241,7 +259,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
       },
       authorizers: () => authorizers,
       admission: [
-        ...BUILTIN_ADMISSION_PLUGINS,
+        ...builtinAdmissionPlugins(admissionConfigs),
         // upstream's ServiceAccount admission (pods run as a service account, with a projected token); not in skiff/testing's server, which runs no service-account controller
         (deps) => new ServiceAccountAdmission(() => deps.registry.lookup('', 'v1', 'serviceaccounts')!),
         () => new RbacEscalationPrevention(rbac, () => authorizer),

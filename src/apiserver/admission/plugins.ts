@@ -7,6 +7,7 @@ import { LimitRanger } from './limit-ranger.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { NodeRestriction } from './node-restriction.js';
 import { PodSecurity } from './pod-security/pod-security.js';
+import type { PodSecurityConfig } from './pod-security/pod-security-configuration.js';
 import { Priority } from './priority.js';
 import { MutatingAdmissionWebhook } from './webhook/mutating-webhook.js';
 import { ValidatingAdmissionWebhook } from './webhook/validating-webhook.js';
@@ -38,6 +39,11 @@ export const WEBHOOK_ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
   (deps) => new ValidatingAdmissionWebhook({ registry: deps.registry, webhooks: deps.webhooks ?? new WebhookConfigurations(), logger: deps.logger, convert: deps.convert }),
 ];
 
+/** Plugin configurations from `--admission-control-config-file`, parsed. */
+export interface AdmissionPluginConfigs {
+  podSecurity?: PodSecurityConfig;
+}
+
 /**
  * The admission plugins the API server runs, in order (upstream's
  * recommended order: NamespaceLifecycle, LimitRanger, ServiceAccount,
@@ -45,17 +51,22 @@ export const WEBHOOK_ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
  * is one line here; it runs in the mutating chain if it has `admit`, in the
  * validating chain if it has `validate`.
  */
-export const BUILTIN_ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = [
-  (deps) => new NamespaceLifecycle(() => deps.registry.namespaces),
-  (deps) => new LimitRanger(() => deps.registry.lookup('', 'v1', 'limitranges')),
-  (deps) => new NodeRestriction({ pods: () => deps.registry.lookup('', 'v1', 'pods')!, nodes: () => deps.registry.lookup('', 'v1', 'nodes')! }),
-  (deps) => new Priority(() => deps.registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!),
-  () => new DefaultTolerationSeconds(),
-  (deps) => new PodSecurity({ namespaces: () => deps.registry.namespaces, pods: () => deps.registry.lookup('', 'v1', 'pods')! }),
-  () => new CertificateRequester(),
-  () => new CertificateSubjectRestriction(),
-  (deps) => new ValidatingAdmissionPolicyPlugin(() => deps.registry, realClock),
-];
+export function builtinAdmissionPlugins(configs: AdmissionPluginConfigs = {}): readonly AdmissionPluginFactory[] {
+  return [
+    (deps) => new NamespaceLifecycle(() => deps.registry.namespaces),
+    (deps) => new LimitRanger(() => deps.registry.lookup('', 'v1', 'limitranges')),
+    (deps) => new NodeRestriction({ pods: () => deps.registry.lookup('', 'v1', 'pods')!, nodes: () => deps.registry.lookup('', 'v1', 'nodes')! }),
+    (deps) => new Priority(() => deps.registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!),
+    () => new DefaultTolerationSeconds(),
+    (deps) => new PodSecurity({ namespaces: () => deps.registry.namespaces, pods: () => deps.registry.lookup('', 'v1', 'pods')! }, configs.podSecurity),
+    () => new CertificateRequester(),
+    () => new CertificateSubjectRestriction(),
+    (deps) => new ValidatingAdmissionPolicyPlugin(() => deps.registry, realClock),
+  ];
+}
+
+/** The built-in plugins with upstream's default configurations. */
+export const BUILTIN_ADMISSION_PLUGINS: readonly AdmissionPluginFactory[] = builtinAdmissionPlugins();
 
 /** ResourceQuota charges what every other plugin admitted, so it is the last validating plugin (as upstream). */
 export const RESOURCE_QUOTA_PLUGIN: AdmissionPluginFactory = (deps) => new ResourceQuotaAdmission(() => deps.registry.lookup('', 'v1', 'resourcequotas'));

@@ -54,11 +54,11 @@ export const DEFAULT_POLICY: Policy = {
   warn: { level: 'privileged', version: LATEST },
 };
 
-function parseLevel(value: string): Level | undefined {
+export function parseLevel(value: string): Level | undefined {
   return (LEVELS as readonly string[]).includes(value) ? (value as Level) : undefined;
 }
 
-function parseVersion(value: string): Version | undefined {
+export function parseVersion(value: string): Version | undefined {
   if (value === 'latest') return LATEST;
   const m = /^v1\.(0|[1-9][0-9]*)$/.exec(value);
   return m ? v1(Number(m[1])) : undefined;

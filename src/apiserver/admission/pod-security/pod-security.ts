@@ -7,11 +7,16 @@ import type { RegistryStore } from '../../registry/registry-store.js';
 import type { AdmissionAttributes, Operation, ValidatingAdmission } from '../admission.js';
 import { admissionForbidden } from '../forbidden.js';
 import { aggregate, Evaluator, type AggregateResult } from './evaluator.js';
-import { compareLevels, compareVersions, DEFAULT_POLICY, levelVersionString, policyToEvaluate, sameLevelVersion, type LevelVersion, type Policy } from './levels.js';
+import { compareLevels, compareVersions, DEFAULT_POLICY, LABEL_PREFIX, levelVersionString, policyToEvaluate, sameLevelVersion, type LevelVersion, type Policy } from './levels.js';
+import type { PodSecurityConfig, PodSecurityExemptions } from './pod-security-configuration.js';
 import { isPodController, podTemplateOf } from './pod-template.js';
 
 /** Pod subresources that cannot change the pod spec (upstream's ignoredPodSubresources). */
 const IGNORED_POD_SUBRESOURCES = new Set(['exec', 'attach', 'binding', 'eviction', 'log', 'portforward', 'proxy', 'status']);
+
+/** Upstream's audit annotation for a request PodSecurity let through unevaluated: `namespace`, `user` or `runtimeClass`. */
+const EXEMPT_ANNOTATION = 'pod-security.kubernetes.io/exempt';
+const NO_EXEMPTIONS: PodSecurityExemptions = { usernames: [], runtimeClasses: [], namespaces: [] };
 
 /** Upstream checks at most this many existing pods when a namespace's enforce level tightens. */
 const MAX_PODS_TO_CHECK = 3000;
@@ -30,15 +35,32 @@ export interface PodSecurityStores {
  * resources (Deployment, Job, …) are checked on their pod template for warn
  * and audit only. Namespace labels are validated, and tightening a
  * namespace's enforce level warns about the existing pods that violate it.
+ * The admission configuration's PodSecurityConfiguration sets the defaults
+ * and exempts usernames, runtime classes and namespaces, as upstream.
  */
 export class PodSecurity implements ValidatingAdmission {
   readonly name = 'PodSecurity';
   private readonly evaluator = new Evaluator();
+  private readonly defaults: Policy;
+  private readonly exemptions: PodSecurityExemptions;
 
   constructor(
     private readonly stores: PodSecurityStores,
-    private readonly defaults: Policy = DEFAULT_POLICY,
-  ) {}
+    config: Partial<PodSecurityConfig> = {},
+  ) {
+    this.defaults = config.defaults ?? DEFAULT_POLICY;
+    this.exemptions = config.exemptions ?? NO_EXEMPTIONS;
+  }
+
+  private exempt(attrs: AdmissionAttributes): boolean {
+    const why = attrs.namespace && this.exemptions.namespaces.includes(attrs.namespace) ? 'namespace' : attrs.user.name && this.exemptions.usernames.includes(attrs.user.name) ? 'user' : undefined;
+    if (why) attrs.addAuditAnnotation?.(EXEMPT_ANNOTATION, why);
+    return why !== undefined;
+  }
+
+  private exemptRuntimeClass(spec: PodSpec | undefined): boolean {
+    return Boolean(spec?.runtimeClassName && this.exemptions.runtimeClasses.includes(spec.runtimeClassName));
+  }
 
   handles(operation: Operation): boolean {
     return operation === 'CREATE' || operation === 'UPDATE';
@@ -50,6 +72,7 @@ export class PodSecurity implements ValidatingAdmission {
     if (group === '' && resource === 'namespaces') return this.validateNamespace(attrs);
     if (group === '' && resource === 'pods') {
       if (IGNORED_POD_SUBRESOURCES.has(attrs.subresource)) return;
+      if (this.exempt(attrs)) return;
       const pod = asKind<Pod>(attrs.object);
       if (attrs.operation === 'UPDATE' && attrs.oldObject && !isSignificantPodUpdate(pod, asKind<Pod>(attrs.oldObject))) return;
       const policy = await this.namespacePolicy(attrs);
@@ -57,6 +80,7 @@ export class PodSecurity implements ValidatingAdmission {
       return this.evaluate(attrs, policy.policy, pod.metadata, pod.spec, true);
     }
     if (attrs.subresource || !isPodController(group, resource)) return;
+    if (this.exempt(attrs)) return;
     const policy = await this.namespacePolicy(attrs);
     if (policy.errors === 0 && policy.policy.warn.level === 'privileged' && policy.policy.audit.level === 'privileged') return;
     const template = podTemplateOf(group, resource, attrs.object);
@@ -77,6 +101,10 @@ export class PodSecurity implements ValidatingAdmission {
 
   /** Enforce (pods only), then audit, then warn, reusing the evaluation of an equal level and version. */
   private evaluate(attrs: AdmissionAttributes, policy: Policy, meta: ObjectMeta | undefined, spec: PodSpec | undefined, enforce: boolean): void {
+    if (this.exemptRuntimeClass(spec)) {
+      attrs.addAuditAnnotation?.(EXEMPT_ANNOTATION, 'runtimeClass');
+      return;
+    }
     const cache: { lv: LevelVersion; result: AggregateResult }[] = [];
     const resultFor = (lv: LevelVersion): AggregateResult => {
       const hit = cache.find((c) => sameLevelVersion(c.lv, lv));
@@ -109,8 +137,11 @@ export class PodSecurity implements ValidatingAdmission {
     if (attrs.subresource) return;
     const ns = asKind<Namespace>(attrs.object!);
     const next = policyToEvaluate(ns.metadata?.labels, this.defaults);
+    const name = ns.metadata?.name ?? attrs.name;
+    const exempt = this.exemptions.namespaces.includes(name);
     if (attrs.operation === 'CREATE') {
-      if (next.errors.length > 0) throw invalid({ group: '', kind: 'Namespace' }, ns.metadata?.name ?? attrs.name, next.errors);
+      if (next.errors.length > 0) throw invalid({ group: '', kind: 'Namespace' }, name, next.errors);
+      if (exempt) this.warnExemptNamespace(attrs, name, next.policy, ns.metadata?.labels);
       return;
     }
     const old = policyToEvaluate(attrs.oldObject ? asKind<Namespace>(attrs.oldObject).metadata?.labels : undefined, this.defaults);
@@ -120,7 +151,21 @@ export class PodSecurity implements ValidatingAdmission {
     const [enforce, before] = [next.policy.enforce, old.policy.enforce];
     if (sameLevelVersion(enforce, before) || enforce.level === 'privileged') return;
     if (compareVersions(enforce.version, before.version) === 0 && compareLevels(enforce.level, before.level) < 1) return;
+    if (exempt) return this.warnExemptNamespace(attrs, name, next.policy, ns.metadata?.labels);
     for (const w of await this.existingPodWarnings(ns.metadata?.name ?? attrs.name, enforce)) attrs.warn?.(w);
+  }
+
+  /** Upstream's exemptNamespaceWarning: labels asking for more than privileged (and the defaults) on an exempt namespace are ignored, and the client is told. */
+  private warnExemptNamespace(attrs: AdmissionAttributes, name: string, policy: Policy, labels: Record<string, string> | undefined): void {
+    const modes = ['enforce', 'audit', 'warn'] as const;
+    if (modes.every((m) => policy[m].level === 'privileged')) return;
+    const equivalent = modes.every((m) => policy[m].level === this.defaults[m].level && (policy[m].level === 'privileged' || compareVersions(policy[m].version, this.defaults[m].version) === 0));
+    if (equivalent) return;
+    const has = (k: string) => labels !== undefined && Object.prototype.hasOwnProperty.call(labels, k);
+    const parts = modes
+      .filter((m) => policy[m].level !== 'privileged' && (has(`${LABEL_PREFIX}${m}`) || has(`${LABEL_PREFIX}${m}-version`)))
+      .map((m) => `${m}=${levelVersionString(policy[m])}`);
+    attrs.warn?.(`namespace ${JSON.stringify(name)} is exempt from Pod Security, and the policy (${parts.join(', ')}) will be ignored`);
   }
 
   /** Upstream's EvaluatePodsInNamespace: one warning per distinct violation, naming the first pod and how many others. */
@@ -131,6 +176,8 @@ export class PodSecurity implements ValidatingAdmission {
     } catch {
       return ['failed to list pods while checking new PodSecurity enforce level'];
     }
+    // pods of an exempt runtime class are not checked (upstream's prioritizePods)
+    pods = pods.filter((p) => !this.exemptRuntimeClass(p.spec));
     const total = pods.length;
     const checked = pods.slice(0, MAX_PODS_TO_CHECK);
     const byReason = new Map<string, { first: string; count: number }>();
