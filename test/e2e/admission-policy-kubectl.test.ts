@@ -109,4 +109,24 @@ describe('policy admission with kubectl: PodSecurity, LimitRanger, ResourceQuota
     const bare = await k.fails(['run', 'p4', '-n', 'quota', '--image', 'busybox', '--restart', 'Never']);
     assert.match(bare, /pods "p4" is forbidden: failed quota: compute: must specify limits\.cpu for: p4/);
   });
+
+  it('ResourceQuota counts custom resources by count/<plural>.<group>; a deleted one is given back', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.quota.example.com' },
+      spec: { group: 'quota.example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] },
+    };
+    await k.ok(['apply', '-f', '-'], { input: JSON.stringify(crd) });
+    await k.ok(['wait', '--for=condition=Established', 'crd/widgets.quota.example.com', '--timeout=60s']);
+    await k.ok(['create', 'namespace', 'crquota']);
+    await k.ok(['create', 'quota', 'widgets', '-n', 'crquota', '--hard=count/widgets.quota.example.com=1']);
+    const used = async () => (await k.json<{ status?: { used?: Record<string, string> } }>(['get', 'quota', 'widgets', '-n', 'crquota'])).status?.used?.['count/widgets.quota.example.com'];
+    await waitFor('the quota controller to count widgets', async () => (await used()) === '0', 60_000);
+    const widget = (name: string) => JSON.stringify({ apiVersion: 'quota.example.com/v1', kind: 'Widget', metadata: { name, namespace: 'crquota' } });
+    await k.ok(['create', '-f', '-'], { input: widget('w1') });
+    assert.match(await k.fails(['create', '-f', '-'], { input: widget('w2') }), /widgets\.quota\.example\.com "w2" is forbidden: exceeded quota: widgets, requested: count\/widgets\.quota\.example\.com=1, used: count\/widgets\.quota\.example\.com=1, limited: count\/widgets\.quota\.example\.com=1/);
+    await k.ok(['delete', 'widget', 'w1', '-n', 'crquota']);
+    // the controller watches the custom resource, so the delete is given back now, not at the 5-minute recount
+    await waitFor('the deleted widget given back', async () => (await used()) === '0', 60_000);
+    await k.ok(['create', '-f', '-'], { input: widget('w2') });
+  });
 });

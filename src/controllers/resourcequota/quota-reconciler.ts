@@ -12,6 +12,9 @@ import { matchingResources, parseCountName, quotaMatches, usageOf } from '../../
 /** Upstream's --resource-quota-sync-period: a full recount this often even without events. */
 export const QUOTA_RESYNC_MS = 5 * 60_000;
 
+/** The objects of a resource the built-in table does not know (a custom resource) in one namespace, or undefined if it is not served. */
+export type CustomResourceLister = (group: string, resource: string, namespace: string, signal: AbortSignal) => Promise<object[] | undefined>;
+
 /** The namespaced objects of one resource, from an informer's cache. */
 export interface ObjectSource {
   group: string;
@@ -23,8 +26,9 @@ export interface ObjectSource {
  * Upstream's resource quota controller, level-triggered: a quota's
  * `status.hard` is its `spec.hard`, and `status.used` is what the objects of
  * its namespace that it covers (scopes) use now, recounted from the
- * informers' caches (a `count/<resource>.<group>` of anything else is listed
- * through the API). Written under the quota's resourceVersion, so a race with
+ * informers' caches (a `count/<resource>.<group>` of another built-in is
+ * listed through the API, of a custom resource through `customResources`).
+ * Written under the quota's resourceVersion, so a race with
  * an admission charge is a conflict and a retry.
  */
 export class QuotaReconciler implements Reconciler {
@@ -34,6 +38,8 @@ export class QuotaReconciler implements Reconciler {
       quotas: Lister<ResourceQuota>;
       sources: ObjectSource[];
       now: () => Date;
+      /** `count/<resource>.<group>` of custom resources (found by discovery); without it they count zero. */
+      customResources?: CustomResourceLister;
     },
   ) {}
 
@@ -78,9 +84,14 @@ export class QuotaReconciler implements Reconciler {
     for (const n of names) {
       const counted = parseCountName(n);
       if (!counted || covered.has(`${counted.group}/${counted.resource}`)) continue;
-      const info = RESOURCES.find((r) => r.group === counted.group && r.resource === counted.resource && r.namespaced);
-      if (!info) continue;
       covered.add(`${counted.group}/${counted.resource}`);
+      const info = RESOURCES.find((r) => r.group === counted.group && r.resource === counted.resource);
+      if (!info) {
+        const objects = await this.o.customResources?.(counted.group, counted.resource, namespace, signal);
+        for (const obj of objects ?? []) charge(counted.group, counted.resource, obj);
+        continue;
+      }
+      if (!info.namespaced) continue;
       const list = await this.o.client.resource<object>({ group: info.group, version: info.version, resource: info.resource }).namespace(namespace).list({ signal });
       for (const obj of list.items) charge(info.group, info.resource, obj);
     }
