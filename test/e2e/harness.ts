@@ -53,7 +53,11 @@ export async function startServer(opts: { command?: string; dataDir?: string; ar
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   const ready = await new Promise<{ port: number; kubeconfig: string }>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${stderr}`)), opts.timeoutMs ?? 90_000);
+    // a server that does not start in time is killed: left running, it would keep the test runner alive
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`server did not start in time:\n${stderr}`));
+    }, opts.timeoutMs ?? 90_000);
     proc.stdout!.on('data', (d: Buffer) => {
       stdout += d.toString();
       const port = /serving on port (\d+)/.exec(stdout);
