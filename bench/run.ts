@@ -14,6 +14,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   crd: () => import('./crd.js'),
   dns: () => import('./dns.js'),
   proxy: () => import('./proxy.js'),
+  scale: () => import('./scale.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -1,0 +1,184 @@
+import { cpus, loadavg, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import type { ConfigMap, Namespace, Service } from 'kubernetes-types/core/v1.js';
+import type { Deployment } from 'kubernetes-types/apps/v1.js';
+import { CONFIG_MAPS, DEPLOYMENTS, NAMESPACES, SERVICES } from '../src/api/resource-refs.js';
+import { Client, loadKubeconfig } from '../src/client/rest/index.js';
+import { startEtcdCluster, type EtcdCluster } from '../src/storage/etcd/testing/etcd-cluster.js';
+import { removeDir, startServer, type ServerProcess } from '../test/e2e/harness.js';
+import { startComponent, type ComponentProcess } from './component-process.js';
+import { cpuSeconds, newSlis, PodTracker, rssMiB, runReadProbes, runWatchProbes, type Samples } from './scale-probes.js';
+import { configMap, deployment, namespace, planWorkload, service } from './scale-workload.js';
+import { DeliveryLedger, fmt, percentile, runConcurrent } from './stats.js';
+
+/**
+ * `npm run bench -- scale [--nodes 500] [--pods 15000] [--namespaces 100]
+ * [--storage sqlite|etcd] [--timeout 240] [--steady 15]`: a cluster of N
+ * simulated nodes and P pods (Deployments of 250/30/5 replicas in 100+
+ * namespaces, a ConfigMap each, a Service for every second one, after
+ * clusterloader2's load test), built against `skiff apiserver` with the
+ * controller manager, scheduler and `skiff simulate` each in its own process,
+ * while upstream's SLIs are measured: mutating, GET and LIST latency p99,
+ * pod startup p99 (ADDED → Running on a watch), watch delivery p99, RSS per
+ * process, time to full size. Prints SLI → measured → SLO → met; exits
+ * non-zero when an SLO is missed by more than 2×, the size is not reached in
+ * --timeout seconds, or a watch event is lost.
+ */
+
+interface Sli {
+  name: string;
+  samples: number[];
+  errors?: number;
+  sloMs: number;
+  /** Extra facts printed beside the figure (late/missing events, not-running pods). */
+  note?: string;
+}
+
+const COMPONENT_QPS = '1000';
+
+function table(rows: Sli[]): { text: string; failed: string[] } {
+  const failed: string[] = [];
+  const lines = [['SLI', 'p99 measured', 'samples', 'SLO', 'met', 'notes']];
+  for (const r of rows) {
+    const p99 = percentile(r.samples, 99);
+    const met = !Number.isFinite(p99) ? 'no data' : p99 <= r.sloMs ? 'yes' : p99 <= 2 * r.sloMs ? 'no (within 2x)' : 'NO (>2x)';
+    if (met === 'NO (>2x)' || met === 'no data') failed.push(`${r.name}: p99 ${fmt(p99, 0)} ms vs SLO ${r.sloMs} ms`);
+    const notes = [r.errors ? `${r.errors} errors` : '', r.note ?? ''].filter(Boolean).join('; ');
+    lines.push([r.name, `${fmt(p99, 0)} ms`, String(r.samples.length), `< ${r.sloMs >= 1000 ? `${r.sloMs / 1000} s` : `${r.sloMs} ms`}`, met, notes]);
+  }
+  const w = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
+  return { text: lines.map((l) => `  ${l.map((c, i) => (i === 0 || i === 5 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ')}`).join('\n'), failed };
+}
+
+export async function run(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      nodes: { type: 'string', default: '500' },
+      pods: { type: 'string', default: '15000' },
+      namespaces: { type: 'string', default: '100' },
+      storage: { type: 'string', default: 'sqlite' },
+      timeout: { type: 'string', default: '240' },
+      steady: { type: 'string', default: '15' },
+      concurrency: { type: 'string', default: '16' },
+    },
+  });
+  const nodes = Number(values.nodes);
+  const pods = Number(values.pods);
+  const plan = planWorkload(pods, Number(values.namespaces));
+  const timeoutMs = Number(values.timeout) * 1000;
+  const out = (s: string) => process.stdout.write(`${s}\n`);
+  out(`scale: ${nodes} simulated nodes, ${pods} pods in ${plan.deployments.length} Deployments (${plan.namespaces.length} namespaces), ${plan.deployments.length} ConfigMaps, ${plan.deployments.filter((d) => d.service).length} Services; storage ${values.storage}; ${cpus().length} cores, ${fmt(totalmem() / 2 ** 30, 1)} GiB`);
+
+  let etcd: EtcdCluster | undefined;
+  let server: ServerProcess | undefined;
+  const components: ComponentProcess[] = [];
+  const stop = new AbortController();
+  const rss = new Map<string, { pid?: number; peak: number; atFull?: number; cpuAtBuild?: number; cpuAtFull?: number }>();
+  let sampler: ReturnType<typeof setInterval> | undefined;
+  const failures: string[] = [];
+  try {
+    if (values.storage === 'etcd') etcd = await startEtcdCluster({ size: 1 });
+    else if (values.storage !== 'sqlite') throw new Error(`--storage ${values.storage}: want sqlite or etcd`);
+    server = await startServer({ command: 'apiserver', args: etcd ? ['--storage', etcd.storageUrl] : [], timeoutMs: 60_000 });
+    const kc = server.kubeconfig;
+    const common = ['--kubeconfig', kc, '--kube-api-qps', COMPONENT_QPS, '--kube-api-burst', String(2 * Number(COMPONENT_QPS))];
+    const cm = startComponent({ command: 'controller-manager', args: [...common, '--no-leader-elect', '--health-port', '0'] });
+    const scheduler = startComponent({ command: 'scheduler', args: [...common, '--no-leader-elect', '--health-port', '0'] });
+    const simulate = startComponent({ command: 'simulate', args: ['--kubeconfig', kc, '--nodes', String(nodes)] });
+    components.push(cm, scheduler, simulate);
+    const procs: [string, number | undefined][] = [['apiserver', server.proc.pid], ['controller-manager', cm.proc.pid], ['scheduler', scheduler.proc.pid], ['simulate', simulate.proc.pid], ...(etcd ? etcd.members.map((m): [string, number | undefined] => ['etcd', m.process?.pid]) : [])];
+    for (const [name, pid] of procs) rss.set(name, { pid, peak: 0 });
+    sampler = setInterval(() => {
+      for (const r of rss.values()) r.peak = Math.max(r.peak, rssMiB(r.pid) || 0);
+    }, 1000);
+
+    const t0 = performance.now();
+    await simulate.logged('simulated nodes registered');
+    out(`  ${nodes} nodes registered in ${fmt((performance.now() - t0) / 1000, 1)} s`);
+
+    const client = new Client({ ...loadKubeconfig(kc), qps: -1 }, { component: 'bench-scale' });
+    const slis = newSlis();
+    const ledger = new DeliveryLedger(10, 5_000);
+    const created: { namespace: string; name: string }[] = [];
+    await client.resource<Namespace>(NAMESPACES).create(namespace('scale-probe'));
+    const tracker = new PodTracker(client, 'group=scale');
+    const tracking = tracker.run(stop.signal);
+    const probes = Promise.all([
+      runReadProbes(client, slis, { namespaces: plan.namespaces, objects: () => created[Math.floor(Math.random() * created.length)], signal: stop.signal }),
+      runWatchProbes(client, slis, { namespace: 'scale-probe', watchers: 10, signal: stop.signal, ledger }),
+    ]);
+
+    // build: namespaces, then each Deployment's ConfigMap, Service and Deployment, `concurrency` in flight
+    const build = performance.now();
+    for (const r of rss.values()) r.cpuAtBuild = cpuSeconds(r.pid);
+    const concurrency = Number(values.concurrency);
+    await runConcurrent(plan.namespaces.length, concurrency, async (i) => void (await slis.mutating.time(() => client.resource<Namespace>(NAMESPACES).create(namespace(plan.namespaces[i])))));
+    await runConcurrent(plan.deployments.length, concurrency, async (i) => {
+      const d = plan.deployments[i];
+      const ok = await slis.mutating.time(() => client.resource<ConfigMap>(CONFIG_MAPS).create(configMap(d)));
+      if (ok) created.push({ namespace: d.namespace, name: d.name });
+      if (d.service) await slis.mutating.time(() => client.resource<Service>(SERVICES).create(service(d)));
+      await slis.mutating.time(() => client.resource<Deployment>(DEPLOYMENTS).create(deployment(d)));
+    });
+    const objectsMs = performance.now() - build;
+    out(`  objects created in ${fmt(objectsMs / 1000, 1)} s; waiting for ${pods} pods Running (timeout ${values.timeout} s)`);
+
+    const progress = setInterval(() => {
+      const s = tracker.startup();
+      out(`  … ${fmt((performance.now() - build) / 1000, 0)} s: ${s.seen} pods created, ${s.seen - s.unscheduled} scheduled, ${tracker.running} Running`);
+    }, 15_000);
+    const reached = await Promise.race([tracker.untilRunning(pods).then(() => true), new Promise<false>((r) => setTimeout(() => r(false), Math.max(0, timeoutMs - (performance.now() - build))))]);
+    clearInterval(progress);
+    const fullMs = performance.now() - build;
+    for (const r of rss.values()) {
+      r.atFull = rssMiB(r.pid);
+      r.cpuAtFull = cpuSeconds(r.pid);
+    }
+    if (!reached) {
+      const s = tracker.startup();
+      failures.push(`size not reached: ${tracker.running} of ${pods} pods Running after ${fmt(fullMs / 1000, 0)} s (${s.seen} of ${pods} pods created by the controllers, ${s.unscheduled} not scheduled, ${s.notRunning - s.unscheduled} scheduled but not Running; component exits: ${components.filter((c) => c.proc.exitCode !== null).map((c) => c.proc.spawnargs[2]).join(', ') || 'none'})`);
+    } else {
+      out(`  full size in ${fmt(fullMs / 1000, 1)} s; measuring ${values.steady} s more at full size`);
+      await new Promise((r) => setTimeout(r, Number(values.steady) * 1000));
+    }
+    stop.abort();
+    await probes.catch((err: unknown) => failures.push(`probe failed: ${String(err)}`));
+    await tracking;
+
+    const startup = tracker.startup();
+    const rows: Sli[] = [
+      { name: 'mutating API calls', samples: slis.mutating.ms, errors: slis.mutating.errors, sloMs: 1000 },
+      { name: 'single-object GET', samples: slis.get.ms, errors: slis.get.errors, sloMs: 1000 },
+      { name: 'namespace LIST (pods)', samples: slis.namespaceList.ms, errors: slis.namespaceList.errors, sloMs: 5000 },
+      { name: 'cluster LIST (nodes, pods)', samples: slis.clusterList.ms, errors: slis.clusterList.errors, sloMs: 30_000 },
+      { name: 'pod startup (ADDED → Running)', samples: startup.ms, sloMs: 5000, note: `${startup.notRunning} of ${startup.seen} never Running; p50 ${fmt(percentile(startup.ms, 50), 0)} ms` },
+      { name: 'watch delivery (10 watchers)', samples: ledger.latencies, sloMs: 1000, note: ledger.summary() },
+    ];
+    const t = table(rows);
+    out(`\nSLIs during the build and ${values.steady} s at full size (${values.storage}, ${nodes} nodes, ${pods} pods):`);
+    out(t.text);
+    failures.push(...t.failed);
+    if (ledger.missing() > 0) failures.push(`watch delivery: ${ledger.summary()}`);
+    for (const s of [slis.mutating, slis.get, slis.namespaceList, slis.clusterList] as Samples[]) if (s.lastError) out(`  last error: ${s.lastError}`);
+    out(`\n  time to full size: ${reached ? `${fmt(fullMs / 1000, 1)} s` : 'not reached'} (objects created in ${fmt(objectsMs / 1000, 1)} s; ${fmt((tracker.running * 1000) / fullMs, 0)} pods/s)`);
+    out(`  RSS MiB (peak / at full size): ${[...rss].map(([n, r]) => `${n} ${fmt(r.peak, 0)} / ${fmt(r.atFull ?? NaN, 0)}`).join(', ')}`);
+    // a process that used far less than the wall time was starved of CPU (a busy machine), not busy itself
+    out(`  CPU seconds during the build (wall ${fmt(fullMs / 1000, 0)} s): ${[...rss].map(([n, r]) => `${n} ${fmt((r.cpuAtFull ?? NaN) - (r.cpuAtBuild ?? NaN), 0)}`).join(', ')}; load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}`);
+    client.close();
+  } catch (err) {
+    failures.push(`run failed: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    stop.abort();
+    clearInterval(sampler);
+    for (const c of components) await c.stop();
+    await server?.stop();
+    if (server) await removeDir(server.dataDir);
+    await etcd?.stop();
+  }
+  if (failures.length) {
+    out(`\nFAILED:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+    process.exitCode = 1;
+  }
+}
+
