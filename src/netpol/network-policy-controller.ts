@@ -30,10 +30,8 @@ export function networkPolicyMetrics(registry: MetricsRegistry): NetworkPolicyMe
 export interface NetworkPolicyControllerOptions {
   client: Client;
   enforcer: PolicyEnforcer;
-  /** This node: its pods are enforced, on its pod CIDRs. */
+  /** This node: its pods on its spec.podCIDRs are enforced. */
   nodeName: string;
-  /** The pod network when the Node has no spec.podCIDRs (the kubelet's --pod-cidr). */
-  fallbackPodCIDRs: readonly string[];
   logger: Logger;
   metrics: NetworkPolicyMetrics;
   /** A full sync at least this often, even without changes (kube-router's --iptables-sync-period). */
@@ -96,7 +94,8 @@ export class NetworkPolicyController {
           pods: pods.lister.list(),
           namespaces: namespaces.lister.list(),
           nodeName: this.o.nodeName,
-          podCIDRs: nodeCIDRs.length > 0 ? nodeCIDRs : this.o.fallbackPodCIDRs,
+          // a node without pod CIDRs has no CNI pod network (the kubelet writes its --pod-cidr there too): nothing to enforce
+          podCIDRs: nodeCIDRs,
         });
         await this.sync(chains, signal);
       }

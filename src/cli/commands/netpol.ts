@@ -26,8 +26,8 @@ export const command: ComponentCommand = {
   serverOrder: 52,
   flags: {
     kubeconfig: { type: 'string', default: '', description: 'kubeconfig of the API server (inside skiff server: one for system:kube-router)' },
-    'hostname-override': { type: 'string', default: '', description: 'this node\'s name, whose pods are enforced (default: the hostname)' },
-    'cluster-cidr': { type: 'string', default: '10.42.0.0/16', description: 'the pod network when the Node has no spec.podCIDRs (only pods with IPs inside are enforced)' },
+    // (not --hostname-override: skiff server forwards a flag only to the one component declaring it, and kube-proxy has that one)
+    'node-name-override': { type: 'string', default: '', description: 'this node\'s name, whose pods on its spec.podCIDRs are enforced (default: the hostname)' },
     'iptables-sync-period': { type: 'string', default: '300', description: 'seconds between full resyncs without changes (kube-router\'s default: 5m)' },
     ...healthFlags(DEFAULT_HEALTH_PORT),
   },
@@ -45,14 +45,13 @@ export const command: ComponentCommand = {
       throw new UsageError('skiff netpol needs root and iptables');
     }
     const kubeconfig = await componentKubeconfig(flags, ctx, { file: 'kube-router', user: 'system:kube-router' });
-    const nodeName = (String(flags['hostname-override'] ?? '') || hostname()).toLowerCase();
+    const nodeName = (String(flags['node-name-override'] ?? '') || hostname()).toLowerCase();
     const client = new Client(loadKubeconfig(kubeconfig), { component: 'kube-router', qps: 50, burst: 100 });
     const registry = new MetricsRegistry();
     const controller = new NetworkPolicyController({
       client,
       enforcer: new IptablesEnforcer({ iptables: new ExecIptables(), logger }),
       nodeName,
-      fallbackPodCIDRs: String(flags['cluster-cidr']).split(',').map((c) => c.trim()).filter(Boolean),
       logger,
       metrics: networkPolicyMetrics(registry),
       syncPeriodMs: syncPeriod * 1000,
