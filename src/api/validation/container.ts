@@ -4,6 +4,7 @@ import { isConfigMapKey, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, is
 import { validateQualifiedName } from './object-meta.js';
 import { validateHandler, validateProbe, validateSingleSuccessProbe } from './probe.js';
 import { parseQuantity, validateNonnegativeQuantity } from './quantity.js';
+import { validateSecurityContext } from './security-context.js';
 
 export const SUPPORTED_PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
@@ -194,6 +195,7 @@ export function validateContainer(ctr: Container, kind: ContainerKind, volumes: 
   });
   errs.push(...validateVolumeMounts(ctr.volumeMounts, volumes, child(path, 'volumeMounts')));
   errs.push(...validateResourceRequirements(ctr.resources, child(path, 'resources')));
+  errs.push(...validateSecurityContext(ctr.securityContext, child(path, 'securityContext')));
 
   const sidecar = kind === 'init' && ctr.restartPolicy === 'Always';
   if (kind === 'container' || sidecar) {

@@ -4,6 +4,7 @@ import { validateContainer, validateDNS1123Label, validateHostPortConflicts } fr
 import { isDNS1123Subdomain, isValidLabelValue, inclusiveRangeError } from './name.js';
 import { validateAnnotations, validateLabelName, validateLabels } from './object-meta.js';
 import { validateVolumes } from './volumes.js';
+import { validatePodSecurityContext } from './security-context.js';
 
 export const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
@@ -82,6 +83,7 @@ export function validatePodSpec(spec: PodSpec | undefined, path: string): ErrorL
   if (s.hostname) errs.push(...validateDNS1123Label(s.hostname, child(path, 'hostname')));
   if (s.subdomain) errs.push(...validateDNS1123Label(s.subdomain, child(path, 'subdomain')));
   errs.push(...validateTolerations(s.tolerations, child(path, 'tolerations')));
+  errs.push(...validatePodSecurityContext(s, path));
   (s.imagePullSecrets ?? []).forEach((ref, i) => {
     if (!ref.name) errs.push(required(child(index(child(path, 'imagePullSecrets'), i), 'name')));
   });
