@@ -104,6 +104,12 @@ export const RESOURCES: readonly ResourceInfo[] = [
     { kind: 'RoleBinding', resource: 'rolebindings', namespaced: true },
     { kind: 'Role', resource: 'roles', namespaced: true },
   ]),
+  ...group('storage.k8s.io', 'v1', [
+    { kind: 'CSIDriver', resource: 'csidrivers', namespaced: false },
+    { kind: 'CSINode', resource: 'csinodes', namespaced: false },
+    { kind: 'StorageClass', resource: 'storageclasses', namespaced: false, shortNames: ['sc'] },
+    { kind: 'VolumeAttachment', resource: 'volumeattachments', namespaced: false, subresources: ['status'] },
+  ]),
   ...group('scheduling.k8s.io', 'v1', [{ kind: 'PriorityClass', resource: 'priorityclasses', namespaced: false, shortNames: ['pc'] }]),
 ];
 
@@ -121,6 +127,7 @@ export const GROUP_ORDER = [
   'networking.k8s.io',
   'policy',
   'rbac.authorization.k8s.io',
+  'storage.k8s.io',
   'scheduling.k8s.io',
   'flowcontrol.apiserver.k8s.io',
   'admissionregistration.k8s.io',

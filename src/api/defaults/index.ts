@@ -17,7 +17,7 @@ import { setIngressClassDefaults, setNetworkPolicyDefaults } from './networking.
 import { setPodDefaults } from './pod-spec.js';
 import { setBindingDefaults } from './rbac.js';
 import { setServiceDefaults } from './service.js';
-import { setPersistentVolumeClaimDefaults, setPersistentVolumeDefaults } from './storage.js';
+import { setCSIDriverDefaults, setCSINodeDefaults, setPersistentVolumeClaimDefaults, setPersistentVolumeDefaults, setStorageClassDefaults } from './storage.js';
 import { setDaemonSetDefaults, setDeploymentDefaults, setReplicaSetDefaults, setReplicationControllerDefaults, setStatefulSetDefaults } from './workloads.js';
 
 export { generateJobSelector } from './batch.js';
@@ -55,6 +55,9 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'rbac.authorization.k8s.io/RoleBinding': setBindingDefaults,
   'rbac.authorization.k8s.io/ClusterRoleBinding': setBindingDefaults,
   'scheduling.k8s.io/PriorityClass': setPriorityClassDefaults,
+  'storage.k8s.io/StorageClass': setStorageClassDefaults,
+  'storage.k8s.io/CSIDriver': setCSIDriverDefaults,
+  'storage.k8s.io/CSINode': setCSINodeDefaults,
 };
 
 /** Applies upstream's defaulting for the resource's kind, mutating `obj` (the caller passes a clone). */

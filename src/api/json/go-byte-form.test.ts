@@ -77,6 +77,11 @@ const EXPECTED_AFTER_METADATA: Record<string, string> = {
   'networking.k8s.io/IngressClass': '"spec":{}',
   // NetworkPolicySpec.podSelector is a LabelSelector value; NetworkPolicy has had no status since 1.27
   'networking.k8s.io/NetworkPolicy': '"spec":{"podSelector":{}}',
+  // StorageClass.provisioner has no omitempty
+  'storage.k8s.io/StorageClass': '"provisioner":""',
+  'storage.k8s.io/CSIDriver': '"spec":{}',
+  'storage.k8s.io/CSINode': '"spec":{"drivers":null}',
+  'storage.k8s.io/VolumeAttachment': '"spec":{"attacher":"","source":{},"nodeName":""},"status":{"attached":false}',
 };
 
 /** Kinds whose encoding is known not to match yet (skiff has no type table for them). */

@@ -111,8 +111,8 @@ function lostPaths(before: unknown, after: unknown, path = ''): string[] {
  * not see them; JSON clients do. Shrink this list, never grow it silently.
  */
 const KNOWN_GAPS: [path: RegExp, why: string, onlyKinds?: string][] = [
-  [/(volumes|spec)\.(azureDisk|azureFile|cephfs|cinder|fc|flexVolume|flocker|glusterfs|iscsi|photonPersistentDisk|portworxVolume|quobyte|rbd|scaleIO|storageos|vsphereVolume)$/, 'in-tree volume plugins skiff does not mount'],
-  [/^\.spec\.csi$/, 'PersistentVolume CSI source'],
+  [/(volumes|spec|inlineVolumeSpec)\.(azureDisk|azureFile|cephfs|cinder|fc|flexVolume|flocker|glusterfs|iscsi|photonPersistentDisk|portworxVolume|quobyte|rbd|scaleIO|storageos|vsphereVolume)$/, 'in-tree volume plugins skiff does not mount'],
+  [/^\.spec(\.source\.inlineVolumeSpec)?\.csi$/, 'PersistentVolume CSI source'],
   [/sources\.clusterTrustBundle$/, 'clusterTrustBundle projection (beta upstream)'],
   [/resourceClaims\.source$/, 'removed upstream in 1.31 (kubernetes-types still lists it)'],
   [/volumeClaimTemplates\.(apiVersion|kind)$/, "an embedded object's TypeMeta has no protobuf field upstream either"],

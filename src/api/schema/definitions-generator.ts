@@ -32,6 +32,7 @@ export const SCHEMA_MODULES = [
   'rbac/v1',
   'scheduling/v1',
   'apiregistration/v1',
+  'storage/v1',
 ];
 
 /** Group-versions kubernetes-types lacks, declared by hand in its layout under src/api/types. */

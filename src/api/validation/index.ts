@@ -17,6 +17,16 @@ import { nameIsDNSSubdomain } from './name.js';
 import { validatePersistentVolume, validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate, validatePersistentVolumeUpdate } from './persistent-volume.js';
 import { validatePod, validatePodUpdate } from './pod.js';
 import { validatePriorityClass, validatePriorityClassUpdate } from './priority-class.js';
+import {
+  validateCSIDriver,
+  validateCSIDriverUpdate,
+  validateCSINode,
+  validateCSINodeUpdate,
+  validateStorageClass,
+  validateStorageClassUpdate,
+  validateVolumeAttachment,
+  validateVolumeAttachmentUpdate,
+} from './storage.js';
 import { validateLimitRange, validateResourceQuota } from './quota.js';
 import { validateBindingUpdate, validateClusterRole, validateClusterRoleBinding, validateRole, validateRoleBinding } from './rbac.js';
 import { validateService, validateServiceUpdate } from './service.js';
@@ -81,6 +91,10 @@ const KINDS: Record<string, KindValidation> = {
   'rbac.authorization.k8s.io/RoleBinding': { validate: validateRoleBinding, update: validateBindingUpdate },
   'rbac.authorization.k8s.io/ClusterRoleBinding': { validate: validateClusterRoleBinding, update: validateBindingUpdate },
   'scheduling.k8s.io/PriorityClass': { validate: validatePriorityClass, update: validatePriorityClassUpdate },
+  'storage.k8s.io/StorageClass': { validate: validateStorageClass, update: validateStorageClassUpdate },
+  'storage.k8s.io/CSIDriver': { validate: validateCSIDriver, update: validateCSIDriverUpdate },
+  'storage.k8s.io/CSINode': { validate: validateCSINode, update: validateCSINodeUpdate },
+  'storage.k8s.io/VolumeAttachment': { validate: validateVolumeAttachment, update: validateVolumeAttachmentUpdate },
 };
 
 /** Kinds without specific rules still get object metadata checks. */

@@ -70,3 +70,18 @@ test('daemonset and replicaset share the selector rules', () => {
   const rs = { kind: 'ReplicaSet', metadata: { name: 'x', namespace: 'default' }, spec: { selector: { matchLabels: { app: 'a' } }, template: template({ app: 'a' }, { activeDeadlineSeconds: 5 }) } };
   assert.deepEqual(messagesFor(rs, 'apps'), ['spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported']);
 });
+
+test('statefulset containers may mount volumeClaimTemplates (the controller adds the volumes)', () => {
+  const sts = (mount: string) => ({
+    kind: 'StatefulSet',
+    metadata: { name: 's', namespace: 'default' },
+    spec: {
+      serviceName: 's',
+      selector: { matchLabels: { app: 'a' } },
+      template: template({ app: 'a' }, { containers: [{ name: 'app', image: 'nginx', volumeMounts: [{ name: mount, mountPath: '/data' }] }] }),
+      volumeClaimTemplates: [{ metadata: { name: 'www' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+    },
+  });
+  assert.deepEqual(messagesFor(sts('www'), 'apps'), []);
+  assert.deepEqual(messagesFor(sts('other'), 'apps'), ['spec.template.spec.containers[0].volumeMounts[0].name: Not found: "other"']);
+});

@@ -1,5 +1,5 @@
 import type { ControllerRevision, DaemonSet, Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
-import type { PodTemplateSpec, ReplicationController } from 'kubernetes-types/core/v1.js';
+import type { PersistentVolumeClaim, PodTemplateSpec, ReplicationController } from 'kubernetes-types/core/v1.js';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { child, deepEqual, forbidden, invalid, notSupported, required, validateImmutableField, validateNonnegativeField, type ErrorList } from './errors.js';
 import { intOrPercentValue, isNotMoreThan100Percent, validatePositiveIntOrPercent } from './int-or-percent.js';
@@ -154,8 +154,21 @@ export function validateStatefulSet(sts: StatefulSet): ErrorList {
   errs.push(...validateNonnegativeField(spec.minReadySeconds, 'spec.minReadySeconds'));
   errs.push(...validateNonnegativeField(spec.ordinals?.start, 'spec.ordinals.start'));
   errs.push(...validateSelector(spec.selector, 'spec.selector', 'statefulset'));
-  errs.push(...validateControllerTemplate(spec.template, spec.selector, 'spec.template', 'StatefulSet'));
+  errs.push(...validateControllerTemplate(withClaimVolumes(spec.template, spec.volumeClaimTemplates), spec.selector, 'spec.template', 'StatefulSet'));
   return errs;
+}
+
+/**
+ * The template as its pods will look: each volumeClaimTemplate is a volume of
+ * that name (the controller adds it), so mounts of claim templates are valid,
+ * as upstream, which does not check the template's volumes against mounts.
+ */
+function withClaimVolumes(template: PodTemplateSpec | undefined, claims: PersistentVolumeClaim[] | undefined): PodTemplateSpec | undefined {
+  if (!template?.spec || !claims?.length) return template;
+  const names = new Set((template.spec.volumes ?? []).map((v) => v.name));
+  const added = claims.filter((c) => c.metadata?.name && !names.has(c.metadata.name)).map((c) => ({ name: c.metadata?.name ?? '', emptyDir: {} }));
+  if (added.length === 0) return template;
+  return { ...template, spec: { ...template.spec, volumes: [...(template.spec.volumes ?? []), ...added] } };
 }
 
 export function validateStatefulSetUpdate(sts: StatefulSet, old: StatefulSet): ErrorList {

@@ -2,6 +2,7 @@ import type { Logger } from '../../machinery/logger.js';
 import type { ApiRegistry } from '../api-registry.js';
 import type { AdmissionPlugin } from './admission.js';
 import { CertificateRequester, CertificateSubjectRestriction } from './certificates.js';
+import { DefaultStorageClass } from './default-storage-class.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
 import { LimitRanger } from './limit-ranger.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
@@ -58,6 +59,7 @@ export function builtinAdmissionPlugins(configs: AdmissionPluginConfigs = {}): r
     (deps) => new NodeRestriction({ pods: () => deps.registry.lookup('', 'v1', 'pods')!, nodes: () => deps.registry.lookup('', 'v1', 'nodes')! }),
     (deps) => new Priority(() => deps.registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!),
     () => new DefaultTolerationSeconds(),
+    (deps) => new DefaultStorageClass(() => deps.registry.lookup('storage.k8s.io', 'v1', 'storageclasses')),
     (deps) => new PodSecurity({ namespaces: () => deps.registry.namespaces, pods: () => deps.registry.lookup('', 'v1', 'pods')! }, configs.podSecurity),
     () => new CertificateRequester(),
     () => new CertificateSubjectRestriction(),

@@ -23,6 +23,7 @@ import { podTable } from './pods.js';
 import { clusterRoleBindingTable, roleBindingTable } from './rbac.js';
 import { endpointSliceTable, endpointsTable, serviceTable } from './services.js';
 import type { TableConvertor } from './table-convertor.js';
+import { csiDriverTable, csiNodeTable, storageClassTable, volumeAttachmentTable } from './storage.js';
 import { persistentVolumeClaimTable, persistentVolumeTable } from './volumes.js';
 import { controllerRevisionTable, daemonSetTable, deploymentTable, replicaSetTable, replicationControllerTable, statefulSetTable } from './workloads.js';
 
@@ -60,6 +61,10 @@ const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
   ['ingresses.networking.k8s.io', ingressTable],
   ['ingressclasses.networking.k8s.io', ingressClassTable],
   ['networkpolicies.networking.k8s.io', networkPolicyTable],
+  ['storageclasses.storage.k8s.io', storageClassTable],
+  ['csidrivers.storage.k8s.io', csiDriverTable],
+  ['csinodes.storage.k8s.io', csiNodeTable],
+  ['volumeattachments.storage.k8s.io', volumeAttachmentTable],
   ['poddisruptionbudgets.policy', podDisruptionBudgetTable],
   ['rolebindings.rbac.authorization.k8s.io', roleBindingTable],
   ['clusterrolebindings.rbac.authorization.k8s.io', clusterRoleBindingTable],

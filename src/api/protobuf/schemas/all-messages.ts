@@ -12,6 +12,7 @@ import { META_V1 } from './meta-v1.js';
 import { MORE_V1 } from './more-v1.js';
 import { OTHER_GROUPS_V1 } from './other-groups-v1.js';
 import { RBAC_V1 } from './rbac-v1.js';
+import { STORAGE_V1 } from './storage-v1.js';
 import { WORKLOADS_V1 } from './workloads-v1.js';
 
 /** Every message skiff decodes, by name (names are unique across groups). */
@@ -30,6 +31,7 @@ export const ALL_MESSAGES: MessageTable = {
   ...ADMISSIONREGISTRATION_V1,
   ...ADMISSIONREGISTRATION_V1_POLICIES,
   ...APIREGISTRATION_V1,
+  ...STORAGE_V1,
 };
 
 /** The message of each top-level kind, keyed `apiVersion/Kind` (core: `v1/Kind`). */
@@ -86,4 +88,8 @@ export const KIND_MESSAGES: Readonly<Record<string, string>> = {
   'discovery.k8s.io/v1/EndpointSlice': 'EndpointSlice',
   'events.k8s.io/v1/Event': 'EventsV1Event',
   'certificates.k8s.io/v1/CertificateSigningRequest': 'CertificateSigningRequest',
+  'storage.k8s.io/v1/StorageClass': 'StorageClass',
+  'storage.k8s.io/v1/CSIDriver': 'CSIDriver',
+  'storage.k8s.io/v1/CSINode': 'CSINode',
+  'storage.k8s.io/v1/VolumeAttachment': 'VolumeAttachment',
 };
