@@ -31,6 +31,7 @@ export const LIMIT_RANGES = builtinResource('limitranges');
 export const RESOURCE_QUOTAS = builtinResource('resourcequotas');
 export const PERSISTENT_VOLUMES = builtinResource('persistentvolumes');
 export const PERSISTENT_VOLUME_CLAIMS = builtinResource('persistentvolumeclaims');
+export const STORAGE_CLASSES = builtinResource('storageclasses', 'storage.k8s.io');
 export const REPLICATION_CONTROLLERS = builtinResource('replicationcontrollers');
 export const CUSTOM_RESOURCE_DEFINITIONS = builtinResource('customresourcedefinitions', 'apiextensions.k8s.io');
 export const DEPLOYMENTS = builtinResource('deployments', 'apps');

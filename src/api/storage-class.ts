@@ -30,9 +30,3 @@ export function pickDefaultStorageClass(classes: readonly StorageClass[]): Stora
   }
   return best;
 }
-
-/** A claim's or volume's class: the beta annotation wins over `storageClassName`, as upstream. */
-export function storageClassName(obj: { metadata?: { annotations?: Record<string, string> }; spec?: { storageClassName?: string } }): string {
-  const beta = obj.metadata?.annotations?.[BETA_STORAGE_CLASS_ANNOTATION];
-  return beta !== undefined ? beta : (obj.spec?.storageClassName ?? '');
-}

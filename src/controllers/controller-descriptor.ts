@@ -37,6 +37,10 @@ export interface ControllerConfig {
   clusterSigningKeyFile: string;
   /** `--cluster-signing-duration`: the longest certificate it issues. */
   clusterSigningDurationMs: number;
+  /** `--local-path-dir`: the directory on each node the local-path provisioner makes volumes in. */
+  localPathDir: string;
+  /** `--local-path-helper-image`: the image of its helper pods (the process runtime ignores it). */
+  localPathHelperImage: string;
   /** `--root-ca-file`: the CA the root-ca-cert-publisher puts in every namespace ('' : the signing CA, if any). */
   rootCaFile?: string;
   /** `--service-account-private-key-file`: the key the serviceaccount-token controller signs legacy tokens with ('' : it does not run). */
@@ -58,6 +62,8 @@ export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = {
   clusterSigningCertFile: '',
   clusterSigningKeyFile: '',
   clusterSigningDurationMs: 365 * 24 * 3600 * 1000,
+  localPathDir: '/var/lib/skiff/storage',
+  localPathHelperImage: 'docker.io/library/busybox:1.36',
 };
 
 /** What the controller manager hands every controller it starts. */

@@ -28,6 +28,8 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Readonly<Record<string, string>> = {
   namespace: 'namespace-controller',
   nodeipam: 'node-controller',
   nodelifecycle: 'node-controller',
+  'persistentvolume-binder': 'persistent-volume-binder',
+  'local-path-provisioner': 'local-path-provisioner',
   'taint-eviction-controller': 'node-controller',
   podgc: 'pod-garbage-collector',
   replicaset: 'replicaset-controller',

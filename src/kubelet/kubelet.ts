@@ -29,6 +29,7 @@ import { serviceEnv } from './pod/service-env.js';
 import { podReferences } from '../api/pod-references.js';
 import { WatchBasedObjects } from './objects/watch-based-objects.js';
 import { TokenManager } from './objects/token-manager.js';
+import { resolveClaimPaths } from './volumes/claim-paths.js';
 import type { KubeletDnsSettings } from './pod/pod-dns.js';
 import type { PodCgroups } from './pod/pod-cgroups.js';
 import type { SecurityOptions } from './pod/security-context.js';
@@ -134,6 +135,7 @@ export class Kubelet {
         configMap: (ns, name) => configMaps.get(ns, name),
         secret: (ns, name) => secrets.get(ns, name),
         serviceAccountToken: (p, projection) => tokens.get(p, projection),
+        claimPaths: (p) => resolveClaimPaths(p, client),
         serviceEnv: (p) => serviceEnv(services.lister.list(), p.metadata?.namespace ?? 'default', p.spec?.enableServiceLinks !== false),
         whenSynced: (p) =>
           Promise.all([

@@ -4,7 +4,7 @@ import type { HandlerRegistration } from '../client/cache/resource-event-handler
 import type { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 import type { ClusterEventResource } from './framework/interface.js';
 import type { Scheduler } from './scheduler.js';
-import { NAMESPACES, PERSISTENT_VOLUMES, PERSISTENT_VOLUME_CLAIMS, POD_DISRUPTION_BUDGETS } from '../api/resource-refs.js';
+import { NAMESPACES, PERSISTENT_VOLUMES, PERSISTENT_VOLUME_CLAIMS, POD_DISRUPTION_BUDGETS, STORAGE_CLASSES } from '../api/resource-refs.js';
 
 function terminal(pod: Pod): boolean {
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
@@ -18,6 +18,7 @@ function schedulingRelevant(n: Node): string {
 const EXTRA_RESOURCES: Partial<Record<ClusterEventResource, { group: string; version: string; resource: string }>> = {
   PersistentVolume: PERSISTENT_VOLUMES,
   PersistentVolumeClaim: PERSISTENT_VOLUME_CLAIMS,
+  StorageClass: STORAGE_CLASSES,
   PodDisruptionBudget: POD_DISRUPTION_BUDGETS,
   Namespace: NAMESPACES,
 };

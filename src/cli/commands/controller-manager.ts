@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { CommandContext, ComponentCommand, FlagValues } from '../command.js';
-import type { ControllerConfig } from '../../controllers/controller-descriptor.js';
+import { DEFAULT_CONTROLLER_CONFIG, type ControllerConfig } from '../../controllers/controller-descriptor.js';
 import { InvalidDurationError, parseDuration } from '../../machinery/duration.js';
 import { CLIENT_FLAGS, clientFromFlags, componentKubeconfig, healthFlags, healthPort, LEADER_GAUGE, leaderElectionFlags, runWhileLeading } from '../component-runtime.js';
 import { UsageError } from '../flags.js';
@@ -78,6 +78,9 @@ function controllerConfigFromFlags(flags: FlagValues, ctx: CommandContext): Cont
     allocateNodeCidrs: boolFlag(flags, 'allocate-node-cidrs'),
     clusterCidr: String(flags['cluster-cidr']),
     nodeCidrMaskSize: numberFlag(flags, 'node-cidr-mask-size'),
+    // inside skiff server volumes live under its data dir, as k3s keeps them under its own
+    localPathDir: String(flags['local-path-dir'] || (ctx.server ? join(ctx.server.dataDir, 'storage') : DEFAULT_CONTROLLER_CONFIG.localPathDir)),
+    localPathHelperImage: String(flags['local-path-helper-image']),
   };
 }
 
@@ -106,6 +109,8 @@ export const command: ComponentCommand = {
     'cluster-signing-key-file': { type: 'string', default: '', description: 'its private key' },
     'cluster-signing-duration': { type: 'string', default: '8760h0m0s', description: 'longest validity of a certificate the csrsigning controller issues' },
     'service-account-private-key-file': { type: 'string', default: '', description: 'key the serviceaccount-token controller signs legacy tokens with (inside skiff server: the API server\'s pki/sa.key)' },
+    'local-path-dir': { type: 'string', default: '', description: 'where the local-path provisioner puts volumes on each node (inside skiff server: <data-dir>/storage; else /var/lib/skiff/storage)' },
+    'local-path-helper-image': { type: 'string', default: 'docker.io/library/busybox:1.36', description: 'image of the local-path provisioner\'s helper pods (they remove volume directories on the node)' },
     'use-service-account-credentials': { type: 'string', default: '', description: 'each controller acts as its own kube-system service account (default: true inside skiff server, false standalone)' },
     ...leaderElectionFlags('kube-system/kube-controller-manager'),
     ...healthFlags(DEFAULT_HEALTH_PORT),

@@ -9,6 +9,8 @@ export interface ObjectSource {
   serviceAccountToken?(pod: Pod, projection: ServiceAccountTokenProjection): string | undefined;
   /** The service environment of the pod (KUBERNETES_SERVICE_HOST, …), from the Services the kubelet watches. */
   serviceEnv?(pod: Pod): Record<string, string>;
+  /** The node directory of each PersistentVolumeClaim volume (by volume name); throws VolumeNotReadyError while one is not usable. */
+  claimPaths?(pod: Pod): Promise<Map<string, string>>;
   /** Resolves once what the pod refers to has been read at least once (or a deadline passed). */
   whenSynced?(pod: Pod): Promise<unknown>;
 }

@@ -8,6 +8,7 @@ import { Quantity } from '../../machinery/quantity.js';
 import { ProbeWorker, type ProbeType } from '../probes/probe-worker.js';
 import { runProbe } from '../probes/run-probe.js';
 import { RuntimeError, type ContainerSecurity, type PodSandboxConfig, type Runtime } from '../runtime/runtime.js';
+import { VolumeNotReadyError } from '../volumes/claim-paths.js';
 import { setUpVolumes, type VolumePaths } from '../volumes/volume-builder.js';
 import { adoptContainers } from './adopt-containers.js';
 import { ContainerConfigError, containerArgv, containerEnv, expandVars, type ObjectSource } from './container-env.js';
@@ -319,9 +320,20 @@ export class PodWorker {
     for (const k of actions.containersToKill) await this.restartUnhealthy(this.records.get(k.name) as Record_, k.message);
     let volumes: VolumePaths;
     await this.deps.objects.whenSynced?.(this.pod);
+    let claims: Map<string, string> | undefined;
+    try {
+      claims = await this.deps.objects.claimPaths?.(this.pod);
+    } catch (err) {
+      if (!(err instanceof VolumeNotReadyError)) throw err;
+      // as upstream's volume manager: the pod stays ContainerCreating and says why
+      for (const r of records) if (r.current?.state !== 'Running') r.waiting = { reason: 'ContainerCreating' };
+      this.event('Warning', 'FailedMount', err.message);
+      this.later(2000);
+      return this.report(records);
+    }
     try {
       mkdirSync(this.podDir(), { recursive: true });
-      volumes = setUpVolumes({ pod: this.pod, podDir: this.podDir(), objects: this.deps.objects, allocatable: this.deps.allocatable() });
+      volumes = setUpVolumes({ pod: this.pod, podDir: this.podDir(), objects: this.deps.objects, allocatable: this.deps.allocatable(), claims });
     } catch (err) {
       if (!(err instanceof ContainerConfigError)) throw err;
       for (const r of records) if (r.current?.state !== 'Running') r.waiting = { reason: 'CreateContainerConfigError', message: err.message };

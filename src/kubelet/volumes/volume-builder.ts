@@ -11,6 +11,8 @@ export interface VolumeContext {
   podDir: string;
   objects: ObjectSource;
   allocatable: Record<string, string>;
+  /** PersistentVolumeClaim volumes resolved to their node directories (see resolveClaimPaths). */
+  claims?: ReadonlyMap<string, string>;
 }
 
 /** Volume name → directory (or file) on the node to mount. */
@@ -104,6 +106,11 @@ export function setUpVolumes(ctx: VolumeContext): VolumePaths {
       const type = v.hostPath.type ?? '';
       if (type === 'DirectoryOrCreate') mkdirSync(v.hostPath.path, { recursive: true });
       paths.set(v.name, v.hostPath.path);
+      continue;
+    }
+    const claimed = v.persistentVolumeClaim ? ctx.claims?.get(v.name) : undefined;
+    if (claimed !== undefined) {
+      paths.set(v.name, claimed);
       continue;
     }
     const plugin = v.emptyDir ? 'empty-dir' : v.configMap ? 'configmap' : v.secret ? 'secret' : v.downwardAPI ? 'downward-api' : v.projected ? 'projected' : undefined;

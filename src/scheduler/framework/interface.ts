@@ -77,7 +77,7 @@ export interface PostBindPlugin extends Plugin {
 }
 
 /** Kinds of cluster change that may make a rejected pod schedulable. */
-export type ClusterEventResource = 'Node' | 'Pod' | 'AssignedPod' | 'PersistentVolume' | 'PersistentVolumeClaim' | 'PodDisruptionBudget' | 'Namespace';
+export type ClusterEventResource = 'Node' | 'Pod' | 'AssignedPod' | 'PersistentVolume' | 'PersistentVolumeClaim' | 'StorageClass' | 'PodDisruptionBudget' | 'Namespace';
 export type ClusterEventAction = 'Add' | 'Update' | 'Delete';
 
 export interface ClusterEvent {

@@ -123,6 +123,15 @@ const CONTROLLER_RULES: Readonly<Record<string, PolicyRule[]>> = {
     r(['list', 'watch', 'get', 'delete'], [''], ['pods']),
     EVENTS,
   ],
+  // skiff's built-in local-path provisioner (k3s runs it as a Deployment with a role like this)
+  'local-path-provisioner': [
+    r(['get', 'list', 'watch', 'create', 'update', 'delete'], [''], ['persistentvolumes']),
+    r(['get', 'list', 'watch'], [''], ['persistentvolumeclaims']),
+    r(['update'], [''], ['persistentvolumeclaims/status']),
+    r(['get', 'list', 'watch', 'create', 'delete'], [''], ['pods']),
+    r(['get', 'list', 'watch', 'create'], ['storage.k8s.io'], ['storageclasses']),
+    EVENTS,
+  ],
   'persistent-volume-binder': [
     r(['get', 'list', 'watch', 'update', 'create', 'delete'], [''], ['persistentvolumes']),
     r(['update'], [''], ['persistentvolumes/status']),
