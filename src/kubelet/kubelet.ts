@@ -18,6 +18,7 @@ import { ImagePuller } from './images/image-puller.js';
 import { NodeImages } from './node/node-images.js';
 import { hasImageService, type Runtime } from './runtime/runtime.js';
 import { KubeletServer } from './server/kubelet-server.js';
+import { canReopenLogs, ContainerLogRotator } from './logs/container-log-rotator.js';
 import { KubeletAuth } from './server/kubelet-auth.js';
 import { selfSignedServingCert } from './server/serving-cert.js';
 import { StreamingServer, type StreamTargets } from './server/streaming-server.js';
@@ -76,6 +77,8 @@ export interface KubeletOptions {
   sysctls?: SysctlAllowlist;
   /** Pod cgroups under kubepods/<qos class> (--cgroups-per-qos, --pod-max-pids), for a CRI runtime. */
   cgroups?: PodCgroups;
+  /** Container log rotation (--container-log-max-size, --container-log-max-files; upstream's 10Mi and 5). */
+  containerLogs?: { maxSize?: number; maxFiles?: number };
 }
 
 /** Wires node registration, heartbeats, the pod informer and workers, and the kubelet server. */
@@ -200,6 +203,9 @@ export class Kubelet {
     });
 
     const heartbeats = [reporter.run(signal, () => nodeImages?.refresh()), lease.run(signal)];
+    if (canReopenLogs(runtime)) {
+      heartbeats.push(new ContainerLogRotator({ runtime, ...this.opts.containerLogs, logger, clock: this.opts.clock }).run(signal));
+    }
     if (this.opts.configurePodNetwork) {
       const podCIDR = node.spec?.podCIDR ?? (await this.waitForPodCIDR(signal));
       if (podCIDR) {

@@ -20,6 +20,7 @@ import { applyOomScoreAdj } from '../oom-score-flag.js';
 import { UsageError } from '../flags.js';
 import { readResolvConf } from '../../base/resolv-conf.js';
 import { securityFlags } from '../kubelet-security-flags.js';
+import { Quantity } from '../../machinery/quantity.js';
 
 function labels(s: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -108,6 +109,8 @@ export const command: ComponentCommand = {
     'system-reserved': { type: 'string', default: '', description: 'resources reserved for the system, e.g. cpu=100m,memory=100Mi' },
     'kube-reserved': { type: 'string', default: '', description: 'resources reserved for Kubernetes daemons' },
     'max-pods': { type: 'string', default: '110', description: 'pods this node accepts' },
+    'container-log-max-size': { type: 'string', default: '10Mi', description: 'size a container\'s log file reaches before it is rotated' },
+    'container-log-max-files': { type: 'string', default: '5', description: 'log files kept per container, the live one included (at least 2)' },
     'pod-cidr': { type: 'string', default: '', description: 'pod CIDR of this node (default: the one the node IPAM controller assigns)' },
     'client-ca-file': { type: 'string', default: '', description: 'CA whose client certificates may call the kubelet server (default: the CA of the kubeconfig)' },
     'pod-manifest-path': { type: 'string', default: '', description: 'directory (or file) of static pod manifests (default <root-dir>/manifests)' },
@@ -190,6 +193,7 @@ export const command: ComponentCommand = {
       },
       leaseDurationSeconds: leaseSeconds(str('node-lease-duration-seconds')),
       ...security,
+      containerLogs: containerLogFlags(str('container-log-max-size'), str('container-log-max-files')),
       node: {
         nodeName,
         labels: labels(str('node-labels')),
@@ -214,3 +218,17 @@ export const command: ComponentCommand = {
     }
   },
 };
+
+/** --container-log-max-size and --container-log-max-files, checked as upstream's kubelet config validation. */
+function containerLogFlags(size: string, files: string): { maxSize: number; maxFiles: number } {
+  let maxSize: number;
+  try {
+    maxSize = Quantity.parse(size).value();
+  } catch {
+    throw new UsageError(`invalid --container-log-max-size ${JSON.stringify(size)}, want a quantity such as 10Mi`);
+  }
+  if (!(maxSize > 0)) throw new UsageError(`invalid --container-log-max-size ${JSON.stringify(size)}, want a positive quantity`);
+  const maxFiles = Number(files);
+  if (!Number.isInteger(maxFiles) || maxFiles < 2) throw new UsageError(`invalid configuration: containerLogMaxFiles (--container-log-max-files) ${files} must be equal to or greater than 2`);
+  return { maxSize, maxFiles };
+}

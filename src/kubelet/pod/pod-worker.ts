@@ -193,6 +193,11 @@ export class PodWorker {
     return join(this.deps.rootDir, 'pods', this.uid);
   }
 
+  /** Upstream's /var/log/pods layout under the root dir: `pod-logs/<namespace>_<name>_<uid>/<container>/<restartCount>.log`. */
+  private podLogDir(): string {
+    return join(this.deps.rootDir, 'pod-logs', `${this.pod.metadata?.namespace ?? 'default'}_${this.pod.metadata?.name ?? ''}_${this.uid}`);
+  }
+
   private recordsInOrder(): Record_[] {
     const spec = this.pod.spec;
     const all: [Container, boolean][] = [...(spec?.initContainers ?? []).map((c): [Container, boolean] => [c, true]), ...(spec?.containers ?? []).map((c): [Container, boolean] => [c, false])];
@@ -272,7 +277,7 @@ export class PodWorker {
     return {
       uid: this.uid, name: this.pod.metadata?.name ?? '', namespace: this.pod.metadata?.namespace ?? 'default',
       // a hostNetwork pod has the node's hostname, as upstream leaves it to the runtime
-      hostname: spec?.hostNetwork ? '' : spec?.hostname ?? this.pod.metadata?.name ?? '', logDirectory: join(this.podDir(), 'logs'),
+      hostname: spec?.hostNetwork ? '' : spec?.hostname ?? this.pod.metadata?.name ?? '', logDirectory: this.podLogDir(),
       dnsConfig,
       portMappings: podPortMappings(this.pod),
       linux: sandboxLinux(this.pod, this.deps.cgroups?.parentFor(this.pod)),
@@ -424,7 +429,7 @@ export class PodWorker {
           const host = volumes.get(m.name);
           return host ? [{ containerPath: m.mountPath, hostPath: m.subPath ? join(host, m.subPath) : host, readOnly: m.readOnly }] : [];
         }),
-        logPath: join(this.podDir(), 'logs', r.spec.name, `${attempt}.log`),
+        logPath: join(this.podLogDir(), r.spec.name, `${attempt}.log`),
         memoryLimit: limits.memory ? Quantity.parse(String(limits.memory)).value() : undefined,
         cpuLimitMillis: limits.cpu ? Quantity.parse(String(limits.cpu)).milliValue() : undefined,
         cpuRequestMillis: cpuRequest ? Quantity.parse(String(cpuRequest)).milliValue() : 0,
@@ -433,7 +438,7 @@ export class PodWorker {
         stdinOnce: r.spec.stdinOnce,
         tty: r.spec.tty,
       }, this.sandboxConfig());
-      mkdirSync(join(this.podDir(), 'logs', r.spec.name), { recursive: true });
+      mkdirSync(join(this.podLogDir(), r.spec.name), { recursive: true });
       this.event('Normal', 'Created', `Created container ${r.spec.name}`);
       await this.deps.runtime.startContainer(id);
       this.event('Normal', 'Started', `Started container ${r.spec.name}`);
@@ -564,6 +569,7 @@ export class PodWorker {
       await this.deps.confirmDeletion(this.pod);
     }
     rmSync(this.podDir(), { recursive: true, force: true });
+    rmSync(this.podLogDir(), { recursive: true, force: true });
     this.finished = true;
     this.deps.logger.info('pod terminated', { pod: this.key() });
   }

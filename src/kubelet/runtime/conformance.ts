@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -113,6 +114,52 @@ export function runtimeConformance(name: string, create: () => Runtime | Promise
       await rt.startContainer(id);
       assert.equal((await rt.execSync(id, ['true'], 5000)).exitCode, 0);
       assert.equal((await rt.execSync(id, ['false'], 5000)).exitCode, 1);
+      await rt.removePodSandbox(sb.id);
+    });
+
+    test('a rotated log is reopened: the renamed file keeps the old lines, new ones go to the path', async (t) => {
+      if (!('reopenContainerLog' in rt)) return t.skip('the runtime writes no log files');
+      const reopen = (rt as Runtime & { reopenContainerLog(id: string): Promise<void> }).reopenContainerLog.bind(rt);
+      const sb = await sandbox('s8');
+      const cfg = config('talker', ['sh', '-c', 'i=0; while true; do echo line $i; i=$((i+1)); sleep 0.05; done']);
+      const id = await rt.createContainer(sb.id, cfg);
+      await rt.startContainer(id);
+      const sizeOf = async (p: string) => (await stat(p).catch(() => undefined))?.size ?? 0;
+      await until('the first lines', async () => ((await sizeOf(cfg.logPath)) > 0 ? true : undefined));
+      await rename(cfg.logPath, `${cfg.logPath}.1`);
+      await reopen(id);
+      await until('lines in the reopened file', async () => ((await sizeOf(cfg.logPath)) > 0 ? true : undefined));
+      assert.match(await readFile(`${cfg.logPath}.1`, 'utf8'), / stdout F line 0\n/);
+      assert.doesNotMatch(await readFile(cfg.logPath, 'utf8'), / stdout F line 0\n/);
+      await rt.removePodSandbox(sb.id);
+    });
+
+    test('portForward reaches a server on the pod\'s own localhost', async (t) => {
+      if (rt.version().runtimeName === 'fake') return t.skip('the fake runtime runs no processes');
+      try {
+        execFileSync('busybox', ['true']);
+      } catch {
+        return t.skip('busybox is not installed');
+      }
+      const port = 20_000 + Math.floor(Math.random() * 30_000);
+      const sb = await sandbox('s9');
+      const www = join(dir, 'www-s9');
+      const id = await rt.createContainer(sb.id, config('listener', ['busybox', 'sh', '-c', `mkdir -p ${www} && echo hello > ${www}/index.html && exec busybox httpd -f -p 127.0.0.1:${port} -h ${www}`]));
+      await rt.startContainer(id);
+      const answer = await until('an answer through portForward', async () => {
+        const conn = await rt.portForward(sb.id, port).catch(() => undefined);
+        if (!conn) return undefined;
+        const text = await new Promise<string>((resolve) => {
+          let got = '';
+          conn.on('data', (d: Buffer) => (got += d.toString()));
+          conn.on('end', () => resolve(got));
+          conn.on('error', () => resolve(got));
+          conn.end('GET /index.html HTTP/1.0\r\n\r\n');
+        });
+        conn.destroy();
+        return text || undefined;
+      }, 15_000);
+      assert.match(answer, /^HTTP\/1\.[01] 200 OK\r\n[^]*\r\n\r\nhello\n$/);
       await rt.removePodSandbox(sb.id);
     });
 

@@ -16,8 +16,8 @@ export class CriError extends Error {
 type RuntimeMethod =
   | 'Version' | 'RunPodSandbox' | 'StopPodSandbox' | 'RemovePodSandbox' | 'PodSandboxStatus' | 'ListPodSandbox'
   | 'CreateContainer' | 'StartContainer' | 'StopContainer' | 'RemoveContainer' | 'ListContainers' | 'ContainerStatus'
-  | 'ExecSync' | 'Exec' | 'Attach' | 'PortForward' | 'Status' | 'UpdateRuntimeConfig';
-type ImageMethod = 'ListImages' | 'ImageStatus' | 'PullImage' | 'RemoveImage';
+  | 'ExecSync' | 'Exec' | 'Attach' | 'PortForward' | 'Status' | 'UpdateRuntimeConfig' | 'ReopenContainerLog';
+type ImageMethod = 'ListImages' | 'ImageStatus' | 'PullImage' | 'RemoveImage' | 'ImageFsInfo';
 
 export type CriMessage = Record<string, unknown>;
 

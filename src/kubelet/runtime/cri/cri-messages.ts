@@ -126,6 +126,13 @@ const messages: Record<string, Fields> = {
   PullImageResponse: { imageRef: [1, 'string'] },
   RemoveImageRequest: { image: [1, 'ImageSpec'] },
   RemoveImageResponse: {},
+  ReopenContainerLogRequest: { containerId: [1, 'string'] },
+  ReopenContainerLogResponse: {},
+  ImageFsInfoRequest: {},
+  UInt64Value: { value: [1, 'uint64'] },
+  FilesystemIdentifier: { mountpoint: [1, 'string'] },
+  FilesystemUsage: { timestamp: [1, 'int64'], fsId: [2, 'FilesystemIdentifier'], usedBytes: [3, 'UInt64Value'], inodesUsed: [4, 'UInt64Value'] },
+  ImageFsInfoResponse: { imageFilesystems: [1, 'FilesystemUsage', 'repeated'] },
 };
 
 function toJson(fields: Fields): Record<string, protobuf.IField> {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { dialPort } from '../dial-port.js';
 import {
@@ -8,6 +8,7 @@ import {
 } from '../runtime.js';
 import { CriClient, CriError, type CriMessage } from './cri-client.js';
 import { criContainerSecurity, criSandboxLinux, PROTOCOLS } from './cri-security.js';
+import { dialInNetns } from './netns-dial.js';
 
 const SANDBOX_READY = 0;
 const CONTAINER_STATES: ContainerState[] = ['Created', 'Running', 'Exited', 'Unknown'];
@@ -49,6 +50,7 @@ export interface CriRuntimeOptions {
 export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
   private readonly listeners: ((s: ContainerStatus) => void)[] = [];
   private readonly sandboxIPs = new Map<string, string>();
+  private readonly sandboxPids = new Map<string, number>();
   private readonly poller = new AbortController();
   private polling?: Promise<void>;
 
@@ -138,6 +140,7 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
     await this.stopPodSandbox(id);
     await this.ignoreNotFound(this.client.runtime('RemovePodSandbox', { podSandboxId: id }));
     this.sandboxIPs.delete(id);
+    this.sandboxPids.delete(id);
   }
 
   async listPodSandboxes(): Promise<PodSandboxStatus[]> {
@@ -203,6 +206,18 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
       if (err instanceof CriError) throw new ImagePullError(`rpc error: code = ${GRPC_CODES[err.code] ?? err.code} desc = ${err.details}`);
       throw err;
     }
+  }
+
+  /** CRI RemoveImage (by id or reference); an image already gone is fine. */
+  async removeImage(image: string): Promise<void> {
+    await this.ignoreNotFound(this.client.image('RemoveImage', { image: { image } }, 5 * 60_000));
+  }
+
+  /** CRI ImageFsInfo: where the runtime keeps image layers and how many bytes they use. */
+  async imageFsInfo(): Promise<{ mountpoint: string; usedBytes: number }[]> {
+    const res = await this.client.image('ImageFsInfo', {}, 60_000);
+    return (res.imageFilesystems as { fsId?: { mountpoint: string }; usedBytes?: { value: number } }[])
+      .map((f) => ({ mountpoint: f.fsId?.mountpoint ?? '', usedBytes: Number(f.usedBytes?.value ?? 0) }));
   }
 
   async listImages(): Promise<ImageInfo[]> {
@@ -281,11 +296,46 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
     return Promise.reject(new RuntimeError('RunContainerError', 'attach goes through the CRI streaming server (attachUrl)'));
   }
 
-  /** The host reaches every pod on its own IP, so a port-forward is a plain connection to it. */
+  /**
+   * A connection to `port` on the pod's localhost, as CRI PortForward gives
+   * one: a relay inside the sandbox's network namespace (so a server bound to
+   * the pod's 127.0.0.1 is reached too). A runtime that does not tell the
+   * sandbox's pid (its verbose status) gets a plain connection to the pod IP.
+   */
   async portForward(podSandboxId: string, port: number): Promise<NodeJS.ReadWriteStream & { destroy(): void }> {
+    const pid = await this.sandboxPid(podSandboxId);
+    if (pid) return dialInNetns(pid, port);
     const ip = this.sandboxIPs.get(podSandboxId) ?? (await this.sandboxStatus(podSandboxId))?.ip;
     if (!ip) throw new RuntimeError('NotFound', `pod sandbox ${podSandboxId} has no IP`);
     return dialPort(ip, port);
+  }
+
+  /** The pid of the sandbox's pause process (containerd and CRI-O put it in the verbose status's `info`). */
+  private async sandboxPid(id: string): Promise<number | undefined> {
+    const known = this.sandboxPids.get(id);
+    if (known && existsSync(`/proc/${known}`)) return known;
+    let res: CriMessage;
+    try {
+      res = await this.client.runtime('PodSandboxStatus', { podSandboxId: id, verbose: true });
+    } catch (err) {
+      if (err instanceof CriError && err.notFound) throw new RuntimeError('NotFound', `pod sandbox ${id} not found`);
+      throw err;
+    }
+    try {
+      const pid = Number((JSON.parse((res.info as Record<string, string>).info ?? '{}') as { pid?: unknown }).pid);
+      if (Number.isInteger(pid) && pid > 0) {
+        this.sandboxPids.set(id, pid);
+        return pid;
+      }
+    } catch {
+      // not JSON: a runtime that words its info otherwise
+    }
+    return undefined;
+  }
+
+  /** CRI ReopenContainerLog: the kubelet renamed the container's log to rotate it. */
+  async reopenContainerLog(id: string): Promise<void> {
+    await this.translate('RunContainerError', this.client.runtime('ReopenContainerLog', { containerId: id }));
   }
 
   /** Announces every container whose state changed since the last look. */

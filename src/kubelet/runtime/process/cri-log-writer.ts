@@ -1,6 +1,7 @@
-import { createWriteStream, renameSync, statSync, type WriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import type { LogStream } from '../../logs/cri-log-format.js';
 
-export type LogStream = 'stdout' | 'stderr';
+export type { LogStream };
 
 /** RFC 3339 with nanoseconds, as CRI log lines carry (JS clocks stop at ms). */
 export function criTimestamp(d: Date = new Date()): string {
@@ -9,24 +10,22 @@ export function criTimestamp(d: Date = new Date()): string {
 
 /**
  * Writes a container's output as CRI log lines (`<time> <stream> <F|P> <text>`)
- * to one file, rotating it to `<file>.1` once it passes `maxBytes`, as the
- * kubelet's container log manager does for real runtimes.
+ * to one file. The kubelet's log rotator renames the file and asks for
+ * `reopen()`, as it asks a CRI runtime's ReopenContainerLog.
  */
 export class CriLogWriter {
   private out: WriteStream;
-  private size = 0;
   private readonly partial: Record<LogStream, string> = { stdout: '', stderr: '' };
 
-  constructor(
-    private readonly path: string,
-    private readonly maxBytes = 10 * 1024 * 1024,
-  ) {
-    try {
-      this.size = statSync(path).size;
-    } catch {
-      this.size = 0;
-    }
+  constructor(private readonly path: string) {
     this.out = createWriteStream(path, { flags: 'a' });
+  }
+
+  /** Closes the file (written so far, under whatever name it now has) and goes on in a new one at the path. */
+  reopen(): Promise<void> {
+    const old = this.out;
+    this.out = createWriteStream(this.path, { flags: 'a' });
+    return new Promise((resolve) => old.end(() => resolve()));
   }
 
   write(stream: LogStream, chunk: Buffer | string): void {
@@ -51,35 +50,6 @@ export class CriLogWriter {
   }
 
   private line(stream: LogStream, tag: 'F' | 'P', text: string): void {
-    const entry = `${criTimestamp()} ${stream} ${tag} ${text}\n`;
-    this.out.write(entry);
-    this.size += Buffer.byteLength(entry);
-    if (this.size > this.maxBytes) this.rotate();
+    this.out.write(`${criTimestamp()} ${stream} ${tag} ${text}\n`);
   }
-
-  private rotate(): void {
-    this.out.end();
-    try {
-      renameSync(this.path, `${this.path}.1`);
-    } catch {
-      // the file vanished (pod removed); start a fresh one regardless
-    }
-    this.out = createWriteStream(this.path, { flags: 'a' });
-    this.size = 0;
-  }
-}
-
-export interface CriLogLine {
-  time: Date;
-  timestamp: string;
-  stream: LogStream;
-  partial: boolean;
-  text: string;
-}
-
-/** Parses one CRI log line; undefined for malformed lines. */
-export function parseCriLogLine(line: string): CriLogLine | undefined {
-  const m = /^(\S+) (stdout|stderr) ([FP]) ?(.*)$/s.exec(line);
-  if (!m) return undefined;
-  return { timestamp: m[1], time: new Date(m[1]), stream: m[2] as LogStream, partial: m[3] === 'P', text: m[4] };
 }

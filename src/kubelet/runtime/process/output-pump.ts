@@ -42,6 +42,11 @@ export class OutputPump {
     await this.detach();
   }
 
+  /** The log file was renamed (rotated): go on in a new one at its path. */
+  reopenLog(): Promise<void> {
+    return this.log.reopen();
+  }
+
   /** Stops reading (the container keeps its FIFOs and may run on) and closes the log. */
   async detach(): Promise<void> {
     for (const s of this.sockets) s.destroy();

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { runtimeConformance } from '../conformance.js';
 import { ProcessRuntime } from './process-runtime.js';
-import { parseCriLogLine } from './cri-log-writer.js';
+import { parseCriLogLine } from '../../logs/cri-log-format.js';
 import { RuntimeError } from '../runtime.js';
 
 runtimeConformance('ProcessRuntime', () => new ProcessRuntime({ hostIP: '127.0.0.1' }), (rt) => (rt as ProcessRuntime).close());

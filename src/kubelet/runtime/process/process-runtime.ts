@@ -262,6 +262,12 @@ export class ProcessRuntime implements Runtime {
     return c.attach.attach(opts);
   }
 
+  /** CRI's ReopenContainerLog: the kubelet renamed the log file to rotate it. */
+  async reopenContainerLog(id: string): Promise<void> {
+    const c = this.running(id);
+    await c.output?.reopenLog();
+  }
+
   async portForward(podSandboxId: string, port: number): Promise<NodeJS.ReadWriteStream & { destroy(): void }> {
     const sb = this.sandboxes.get(podSandboxId);
     if (!sb) throw new RuntimeError('NotFound', `pod sandbox ${podSandboxId} not found`);
