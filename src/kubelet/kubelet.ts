@@ -15,6 +15,8 @@ import { NodeStatusReporter } from './node/node-status-reporter.js';
 import { allocatable, capacity, type NodeConfig } from './node/node-status.js';
 import { PodWorkers } from './pod/pod-workers.js';
 import { ImagePuller } from './images/image-puller.js';
+import { ImageGC, isImageGCRuntime, type ImageGCPolicy } from './images/image-gc.js';
+import { PAUSE_IMAGE } from './images/busybox-image.js';
 import { NodeImages } from './node/node-images.js';
 import { hasImageService, type Runtime } from './runtime/runtime.js';
 import { KubeletServer } from './server/kubelet-server.js';
@@ -79,6 +81,8 @@ export interface KubeletOptions {
   cgroups?: PodCgroups;
   /** Container log rotation (--container-log-max-size, --container-log-max-files; upstream's 10Mi and 5). */
   containerLogs?: { maxSize?: number; maxFiles?: number };
+  /** Image garbage collection thresholds (--image-gc-high-threshold, --image-gc-low-threshold, --image-minimum-gc-age). */
+  imageGC?: Partial<ImageGCPolicy>;
 }
 
 /** Wires node registration, heartbeats, the pod informer and workers, and the kubelet server. */
@@ -203,6 +207,15 @@ export class Kubelet {
     });
 
     const heartbeats = [reporter.run(signal, () => nodeImages?.refresh()), lease.run(signal)];
+    if (isImageGCRuntime(runtime)) {
+      // upstream's nodeRef: the Node by name, its name standing in for the UID
+      const nodeRef = { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } };
+      const gc = new ImageGC({
+        runtime, policy: this.opts.imageGC, pinnedImages: [PAUSE_IMAGE], logger, clock: this.opts.clock,
+        recordNodeEvent: (reason, message) => recorder.event(nodeRef, 'Warning', reason, message),
+      });
+      heartbeats.push(gc.run(signal));
+    }
     if (canReopenLogs(runtime)) {
       heartbeats.push(new ContainerLogRotator({ runtime, ...this.opts.containerLogs, logger, clock: this.opts.clock }).run(signal));
     }

@@ -21,6 +21,7 @@ import { UsageError } from '../flags.js';
 import { readResolvConf } from '../../base/resolv-conf.js';
 import { securityFlags } from '../kubelet-security-flags.js';
 import { Quantity } from '../../machinery/quantity.js';
+import { parseDuration } from '../../machinery/duration.js';
 
 function labels(s: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -110,6 +111,9 @@ export const command: ComponentCommand = {
     'kube-reserved': { type: 'string', default: '', description: 'resources reserved for Kubernetes daemons' },
     'max-pods': { type: 'string', default: '110', description: 'pods this node accepts' },
     'container-log-max-size': { type: 'string', default: '10Mi', description: 'size a container\'s log file reaches before it is rotated' },
+    'image-gc-high-threshold': { type: 'string', default: '85', description: 'percent of the image filesystem in use at which unused images are removed (100: never)' },
+    'image-gc-low-threshold': { type: 'string', default: '80', description: 'percent of the image filesystem in use that image garbage collection frees down to' },
+    'image-minimum-gc-age': { type: 'string', default: '2m', description: 'minimum age of an unused image before it may be garbage collected' },
     'container-log-max-files': { type: 'string', default: '5', description: 'log files kept per container, the live one included (at least 2)' },
     'pod-cidr': { type: 'string', default: '', description: 'pod CIDR of this node (default: the one the node IPAM controller assigns)' },
     'client-ca-file': { type: 'string', default: '', description: 'CA whose client certificates may call the kubelet server (default: the CA of the kubeconfig)' },
@@ -193,6 +197,7 @@ export const command: ComponentCommand = {
       },
       leaseDurationSeconds: leaseSeconds(str('node-lease-duration-seconds')),
       ...security,
+      imageGC: imageGCFlags(str('image-gc-high-threshold'), str('image-gc-low-threshold'), str('image-minimum-gc-age')),
       containerLogs: containerLogFlags(str('container-log-max-size'), str('container-log-max-files')),
       node: {
         nodeName,
@@ -231,4 +236,20 @@ function containerLogFlags(size: string, files: string): { maxSize: number; maxF
   const maxFiles = Number(files);
   if (!Number.isInteger(maxFiles) || maxFiles < 2) throw new UsageError(`invalid configuration: containerLogMaxFiles (--container-log-max-files) ${files} must be equal to or greater than 2`);
   return { maxSize, maxFiles };
+}
+
+/** The image GC flags, checked as upstream's kubelet config validation words it. */
+function imageGCFlags(high: string, low: string, minAge: string): { highThresholdPercent: number; lowThresholdPercent: number; minAgeMs: number } {
+  const h = Number(high);
+  const l = Number(low);
+  if (!Number.isInteger(h) || h < 0 || h > 100) throw new UsageError(`invalid configuration: imageGCHighThresholdPercent (--image-gc-high-threshold) ${high} must be between 0 and 100, inclusive`);
+  if (!Number.isInteger(l) || l < 0 || l > 100) throw new UsageError(`invalid configuration: imageGCLowThresholdPercent (--image-gc-low-threshold) ${low} must be between 0 and 100, inclusive`);
+  if (l >= h) throw new UsageError(`invalid configuration: imageGCLowThresholdPercent (--image-gc-low-threshold) ${low} must be less than imageGCHighThresholdPercent (--image-gc-high-threshold) ${high}`);
+  let minAgeMs: number;
+  try {
+    minAgeMs = parseDuration(minAge);
+  } catch {
+    throw new UsageError(`invalid --image-minimum-gc-age ${JSON.stringify(minAge)}, want a duration such as 2m`);
+  }
+  return { highThresholdPercent: h, lowThresholdPercent: l, minAgeMs };
 }

@@ -257,6 +257,8 @@ export interface ImageInfo {
   uid?: number;
   /** The image's configured user when given by name. */
   username?: string;
+  /** The runtime asks that it never be garbage collected (CRI `pinned`, e.g. the sandbox image). */
+  pinned?: boolean;
 }
 
 /** Registry credentials for one pull (CRI AuthConfig). */

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { dialPort } from '../dial-port.js';
 import {
@@ -22,7 +23,7 @@ interface CriContainerStatus {
   annotations: Record<string, string>; logPath: string;
 }
 
-interface CriImage { id: string; repoTags: string[]; repoDigests: string[]; size: number; uid?: { value: number } | null; username: string }
+interface CriImage { id: string; repoTags: string[]; repoDigests: string[]; size: number; uid?: { value: number } | null; username: string; pinned?: boolean }
 
 /** gRPC status names, for pull errors worded as upstream's kubelet shows them (`rpc error: code = NotFound desc = …`). */
 const GRPC_CODES = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists', 'PermissionDenied',
@@ -31,7 +32,7 @@ const GRPC_CODES = ['OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExc
 function toImage(i: CriImage): ImageInfo {
   return {
     id: i.id, repoTags: i.repoTags, repoDigests: i.repoDigests, sizeBytes: Number(i.size),
-    ...(i.uid ? { uid: Number(i.uid.value) } : {}), ...(i.username ? { username: i.username } : {}),
+    ...(i.uid ? { uid: Number(i.uid.value) } : {}), ...(i.username ? { username: i.username } : {}), ...(i.pinned ? { pinned: true } : {}),
   };
 }
 
@@ -218,6 +219,14 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
     const res = await this.client.image('ImageFsInfo', {}, 60_000);
     return (res.imageFilesystems as { fsId?: { mountpoint: string }; usedBytes?: { value: number } }[])
       .map((f) => ({ mountpoint: f.fsId?.mountpoint ?? '', usedBytes: Number(f.usedBytes?.value ?? 0) }));
+  }
+
+  /** Size and free bytes of the filesystem holding the runtime's image layers (statfs of ImageFsInfo's mountpoint). */
+  async imageFsStats(): Promise<{ capacityBytes: number; availableBytes: number }> {
+    const mount = (await this.imageFsInfo())[0]?.mountpoint;
+    if (!mount) return { capacityBytes: 0, availableBytes: 0 };
+    const st = await statfs(mount);
+    return { capacityBytes: st.blocks * st.bsize, availableBytes: st.bavail * st.bsize };
   }
 
   async listImages(): Promise<ImageInfo[]> {
