@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { busyboxLayer, dockerArchive } from '../../src/kubelet/images/busybox-image.js';
 import { firstMissing, missingCommand, missingRoot, skipUnless } from '../../src/testing/requirements.js';
-import { firstNodeName, kubectlFor, removeDir, ROOT, run, startServer, waitFor, type ServerProcess } from './harness.js';
+import { kubectlFor, removeDir, ROOT, run, startServer, waitFor, type ServerProcess } from './harness.js';
 
 const IMAGE = 'skiff.test/busybox:1';
 
@@ -34,9 +34,9 @@ describe('workloads on containerd: pod-to-pod traffic, logs with rotation and --
 
   before(async () => {
     // tiny log files, so the kubelet rotates within the test
-    server = await startServer({ args: ['--container-runtime', 'containerd', '--container-log-max-size', '2Ki', '--container-log-max-files', '3'], timeoutMs: 60_000 });
+    server = await startServer({ args: ['--container-runtime', 'containerd', '--container-log-max-size', '2Ki', '--container-log-max-files', '3'], timeoutMs: 120_000 });
     kubectl = kubectlFor(server.kubeconfig);
-    await firstNodeName(kubectl);
+    await waitFor('the node to register', async () => (await kubectl.json<{ items: unknown[] }>(['get', 'nodes'])).items.length > 0, 60_000);
     const archive = join(server.dataDir, 'busybox.tar');
     writeFileSync(archive, dockerArchive(busyboxLayer(), { tags: [IMAGE] }));
     const imported = await run(process.execPath, [join(ROOT, 'bin/skiff.js'), 'images', 'import', '--data-dir', server.dataDir, archive]);
@@ -93,11 +93,13 @@ describe('workloads on containerd: pod-to-pod traffic, logs with rotation and --
 
   test('kubectl exec -it gets a terminal of the client\'s size; attach -i feeds a container\'s stdin', async () => {
     const name = web[0]!.metadata.name;
-    const cmd = `stty cols 97 rows 29; ${kubectl.bin} --kubeconfig ${server.kubeconfig} exec -it ${name} -- sh -c 'tty; stty size; exit 5'`;
+    // containerd applies the client's first size just after the process starts: the shell waits for it (with a deadline)
+    const script = 'tty; for i in $(seq 50); do s=$(stty size 2>/dev/null) && [ "$s" != "0 0" ] && break; sleep 0.1; done; echo "size $s"; exit 5';
+    const cmd = `stty cols 97 rows 29; ${kubectl.bin} --kubeconfig ${server.kubeconfig} exec -it ${name} -- sh -c '${script}'`;
     const r = await run('script', ['-q', '-e', '-c', cmd, '/dev/null'], { timeoutMs: 30_000 });
     assert.equal(r.code, 5, r.stdout + r.stderr);
     assert.match(r.stdout, /\/dev\/pts\/\d+/);
-    assert.match(r.stdout, /29 97/);
+    assert.match(r.stdout, /size 29 97/);
 
     await kubectl.ok(['apply', '-f', '-'], { input: `apiVersion: v1
 kind: Pod

@@ -2,7 +2,7 @@ import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
-import { ApiError, serviceUnavailable } from '../../machinery/api-error.js';
+import { ApiError, badRequest, internalError, serviceUnavailable } from '../../machinery/api-error.js';
 import type { ApiRegistry } from '../api-registry.js';
 import {
   kubeletLogQuery,
@@ -46,7 +46,9 @@ export class KubeletProxy {
       const req = https.request(
         { host: target.host, port: target.port, path, method: 'GET', cert: this.clientTls.certPem, key: this.clientTls.keyPem, rejectUnauthorized: false, signal },
         (upstream) => {
-          res.writeHead(upstream.statusCode ?? 502, { 'Content-Type': upstream.headers['content-type'] ?? 'text/plain', 'Transfer-Encoding': 'chunked' });
+          const code = upstream.statusCode ?? 502;
+          if (code < 200 || code > 206) return void kubeletRefusal(upstream, name).then(reject, reject);
+          res.writeHead(code, { 'Content-Type': upstream.headers['content-type'] ?? 'text/plain', 'Transfer-Encoding': 'chunked' });
           upstream.pipe(res);
           upstream.on('end', resolve);
           upstream.on('error', resolve);
@@ -93,6 +95,29 @@ export class KubeletProxy {
     socket.on('close', close);
     upstream.on('close', close);
   }
+}
+
+/**
+ * A kubelet's refusal of a log request as a Status, as upstream's
+ * GenericHttpResponseChecker words it: 400 is a BadRequest carrying the
+ * kubelet's text (`previous terminated container "c" in pod "p" not found`),
+ * 500 an internal error, anything else a generic server response.
+ */
+async function kubeletRefusal(upstream: IncomingMessage, name: string): Promise<ApiError> {
+  let body = '';
+  upstream.setEncoding('utf8');
+  for await (const chunk of upstream) {
+    body += chunk as string;
+    if (body.length > 4096) break;
+  }
+  upstream.destroy();
+  const text = body.trim();
+  const code = upstream.statusCode ?? 502;
+  if (code === 400) return badRequest(text);
+  if (code === 500) return internalError(text);
+  const causes = text ? [{ reason: 'UnexpectedServerResponse', message: text }] : undefined;
+  if (code === 404) return new ApiError(404, 'NotFound', `the server could not find the requested resource ( pods/log ${name})`, { name, kind: 'pods/log', causes });
+  return new ApiError(code, 'Unknown', `the server responded with the status code ${code} but did not return more information ( pods/log ${name})`, { name, kind: 'pods/log', causes });
 }
 
 /** Writes an error on a raw socket that asked to upgrade (there is no response object). */
