@@ -94,7 +94,7 @@ describe('workloads on containerd: pod-to-pod traffic, logs with rotation and --
   test('kubectl exec -it gets a terminal of the client\'s size; attach -i feeds a container\'s stdin', async () => {
     const name = web[0]!.metadata.name;
     // containerd applies the client's first size just after the process starts: the shell waits for it (with a deadline)
-    const script = 'tty; for i in $(seq 50); do s=$(stty size 2>/dev/null) && [ "$s" != "0 0" ] && break; sleep 0.1; done; echo "size $s"; exit 5';
+    const script = 'tty; for i in $(seq 50); do s=$(stty size 2>/dev/null); case "$s" in [1-9]*" "[1-9]*) break;; esac; sleep 0.1; done; echo "size $s"; exit 5';
     const cmd = `stty cols 97 rows 29; ${kubectl.bin} --kubeconfig ${server.kubeconfig} exec -it ${name} -- sh -c '${script}'`;
     const r = await run('script', ['-q', '-e', '-c', cmd, '/dev/null'], { timeoutMs: 30_000 });
     assert.equal(r.code, 5, r.stdout + r.stderr);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CriLogJoiner, formatLogMessage, parseCriLog, parseCriLogLine } from './cri-log-format.js';
+import { CriLogJoiner, fixedNanoTimestamp, formatLogMessage, parseCriLog, parseCriLogLine } from './cri-log-format.js';
 
 test('a CRI log line is parsed into time, stream, tag and text', () => {
   const l = parseCriLogLine('2024-01-02T03:04:05.123456789Z stderr F oh no: a b ')!;
@@ -49,4 +49,13 @@ test('a fragment whose end never came is flushed without a newline', () => {
   assert.equal(rest!.text, 'cut off');
   assert.equal(formatLogMessage(rest!, false), 'cut off');
   assert.deepEqual(joiner.flush(), []);
+});
+
+test('--timestamps prints nine fractional digits, as upstream\'s RFC3339NanoFixed', () => {
+  assert.equal(fixedNanoTimestamp('2024-01-02T03:04:05.95002008Z'), '2024-01-02T03:04:05.950020080Z');
+  assert.equal(fixedNanoTimestamp('2024-01-02T03:04:05Z'), '2024-01-02T03:04:05.000000000Z');
+  assert.equal(fixedNanoTimestamp('2024-01-02T03:04:05.123456789+02:00'), '2024-01-02T03:04:05.123456789+02:00');
+  assert.equal(fixedNanoTimestamp('garbled'), 'garbled');
+  const [msg] = parseCriLog('2024-01-02T03:04:05.5Z stdout F x\n');
+  assert.equal(formatLogMessage(msg!, true), '2024-01-02T03:04:05.500000000Z x\n');
 });

@@ -77,7 +77,17 @@ export function parseCriLog(text: string, joiner = new CriLogJoiner()): LogMessa
   return out;
 }
 
+/**
+ * A log timestamp as upstream's kubelet prints it with `--timestamps`:
+ * RFC 3339 with exactly nine fractional digits (Go's RFC3339NanoFixed),
+ * whereas runtimes write Go's RFC3339Nano, which drops trailing zeros.
+ */
+export function fixedNanoTimestamp(ts: string): string {
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(ts);
+  return m ? `${m[1]}.${(m[2] ?? '').padEnd(9, '0').slice(0, 9)}${m[3]}` : ts;
+}
+
 /** How `kubectl logs` prints a message: its text and newline, after the timestamp with `--timestamps`. */
 export function formatLogMessage(msg: LogMessage, timestamps: boolean): string {
-  return `${timestamps ? `${msg.timestamp} ` : ''}${msg.text}${msg.complete ? '\n' : ''}`;
+  return `${timestamps ? `${fixedNanoTimestamp(msg.timestamp)} ` : ''}${msg.text}${msg.complete ? '\n' : ''}`;
 }
