@@ -18,7 +18,8 @@ import { ImagePuller } from './images/image-puller.js';
 import { ImageGC, isImageGCRuntime, type ImageGCPolicy } from './images/image-gc.js';
 import { PAUSE_IMAGE } from './images/busybox-image.js';
 import { NodeImages } from './node/node-images.js';
-import { hasImageService, type Runtime } from './runtime/runtime.js';
+import { hasContainerStats, hasImageService, type Runtime } from './runtime/runtime.js';
+import { StatsProvider } from './stats/stats-provider.js';
 import { KubeletServer } from './server/kubelet-server.js';
 import { canReopenLogs, ContainerLogRotator } from './logs/container-log-rotator.js';
 import { KubeletAuth } from './server/kubelet-auth.js';
@@ -183,6 +184,7 @@ export class Kubelet {
         return { path: attempt.logPath, running: () => rec.current?.id === attempt.id && rec.current.state === 'Running' };
       },
       streaming: new StreamingServer(runtime, streamTargets(workers)),
+      stats: new StatsProvider({ nodeName, runtime: hasContainerStats(runtime) ? runtime : undefined, pods: () => workers.pods() }),
     });
     const port = await server.start();
     logger.info('kubelet server listening', { port });

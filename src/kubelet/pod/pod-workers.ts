@@ -29,6 +29,11 @@ export class PodWorkers implements ResourceEventHandler<Pod> {
     if (w) void w.remove().then(() => this.workers.delete(uid));
   }
 
+  /** The pods that have workers (API and static pods). */
+  pods(): Pod[] {
+    return [...this.workers.values()].map((w) => w.currentPod);
+  }
+
   /** The worker for a pod by namespace/name (for the kubelet server). */
   find(namespace: string, name: string): { worker: PodWorker; pod: Pod } | undefined {
     for (const w of this.workers.values()) {

@@ -288,3 +288,31 @@ export interface ImageService {
 export function hasImageService(r: object): r is ImageService {
   return 'pullImage' in r && 'imageStatus' in r && 'listImages' in r;
 }
+
+/** One container's resource usage at a moment (CRI ContainerStats: cpu and memory). */
+export interface ContainerStats {
+  id: string;
+  /** The container's name in its pod (the `io.kubernetes.container.name` label). */
+  name: string;
+  /** The pod it belongs to (the `io.kubernetes.pod.uid` label). */
+  podUid: string;
+  /** When the figures were read. */
+  timestamp: Date;
+  /** Cumulative CPU time over all cores since the container started, in nanoseconds. */
+  usageCoreNanoSeconds?: number;
+  /** The runtime's own average over its last window, when it keeps one (CRI usage_nano_cores). */
+  usageNanoCores?: number;
+  /** Memory in use minus what the kernel may reclaim at once (inactive file pages): what OOM decisions look at. */
+  workingSetBytes?: number;
+  usageBytes?: number;
+  rssBytes?: number;
+}
+
+/** CRI's ListContainerStats: usage of the containers that are running now. */
+export interface StatsRuntime {
+  listContainerStats(): Promise<ContainerStats[]>;
+}
+
+export function hasContainerStats(r: object): r is StatsRuntime {
+  return 'listContainerStats' in r;
+}

@@ -6,6 +6,8 @@ import { closeGracefully, listen } from '../../base/http/listen.js';
 import type { Duplex } from 'node:stream';
 import { LogQueryError, parseLogOptions, streamLogs } from './container-logs.js';
 import type { StreamingServer } from './streaming-server.js';
+import type { StatsProvider } from '../stats/stats-provider.js';
+import { renderResourceMetrics } from '../stats/resource-metrics.js';
 import { kubeletForbiddenMessage, kubeletRequestAttributes, type KubeletAuth } from './kubelet-auth.js';
 
 /** Where a container's log lives; undefined if the pod or container is unknown here. */
@@ -23,12 +25,15 @@ export interface KubeletServerOptions {
   locateLog: LogLocator;
   /** Running pods as a PodList (upstream's /pods). */
   pods: () => unknown;
+  /** Resource usage for /stats/summary and /metrics/resource. */
+  stats?: Pick<StatsProvider, 'collect'>;
   /** Serves exec, attach and portForward upgrades. */
   streaming?: StreamingServer;
 }
 
 /**
- * The kubelet's HTTPS API: /healthz, /metrics, /pods and
+ * The kubelet's HTTPS API: /healthz, /metrics, /metrics/resource,
+ * /stats/summary, /pods and
  * /containerLogs/<namespace>/<pod>/<container>, which the API server proxies
  * for `pods/log`, and the exec, attach and portForward upgrades (see
  * StreamingServer). Every request is authenticated (a client certificate
@@ -91,7 +96,15 @@ export class KubeletServer {
       const refused = await this.check(req, url.pathname);
       if (refused) return text(res, refused.code, refused.message);
       if (parts[0] === 'healthz') return await serveHealth(res, '/healthz', url.searchParams, {});
-      if (parts[0] === 'metrics') return await serveMetrics(res, this.opts.metrics);
+      if (parts[0] === 'metrics' && parts[1] === 'resource' && parts.length === 2 && this.opts.stats) {
+        const { summary, scrapeError } = await this.opts.stats.collect();
+        return text(res, 200, renderResourceMetrics(summary, scrapeError), 'text/plain; version=0.0.4; charset=utf-8');
+      }
+      if (parts[0] === 'stats' && parts[1] === 'summary' && parts.length === 2 && this.opts.stats) {
+        const { summary } = await this.opts.stats.collect();
+        return text(res, 200, JSON.stringify(summary), 'application/json');
+      }
+      if (parts[0] === 'metrics' && parts.length === 1) return await serveMetrics(res, this.opts.metrics);
       if (parts[0] === 'pods' && parts.length === 1) return text(res, 200, JSON.stringify(this.opts.pods()), 'application/json');
       if (parts[0] === 'containerLogs' && (parts.length === 3 || parts.length === 4) && req.method === 'GET') {
         let opts;

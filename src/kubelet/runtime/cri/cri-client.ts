@@ -16,7 +16,7 @@ export class CriError extends Error {
 type RuntimeMethod =
   | 'Version' | 'RunPodSandbox' | 'StopPodSandbox' | 'RemovePodSandbox' | 'PodSandboxStatus' | 'ListPodSandbox'
   | 'CreateContainer' | 'StartContainer' | 'StopContainer' | 'RemoveContainer' | 'ListContainers' | 'ContainerStatus'
-  | 'ExecSync' | 'Exec' | 'Attach' | 'PortForward' | 'Status' | 'UpdateRuntimeConfig' | 'ReopenContainerLog';
+  | 'ExecSync' | 'Exec' | 'Attach' | 'PortForward' | 'Status' | 'UpdateRuntimeConfig' | 'ReopenContainerLog' | 'ListContainerStats';
 type ImageMethod = 'ListImages' | 'ImageStatus' | 'PullImage' | 'RemoveImage' | 'ImageFsInfo';
 
 export type CriMessage = Record<string, unknown>;

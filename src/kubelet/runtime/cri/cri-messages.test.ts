@@ -30,3 +30,19 @@ test('fields a newer runtime adds are skipped', () => {
   const bytes = Buffer.concat([criCodec('VersionResponse').encode({ runtimeName: 'containerd' }), Buffer.from([0x4a, 0x01, 0x78])]);
   assert.equal(criCodec('VersionResponse').decode(bytes).runtimeName, 'containerd');
 });
+
+test('ListContainerStatsResponse: wrapped uint64 figures decode as numbers; absent ones are null', () => {
+  const codec = criCodec('ListContainerStatsResponse');
+  const bytes = codec.encode({
+    stats: [{
+      attributes: { id: 'c1', metadata: { name: 'app' }, labels: { 'io.kubernetes.pod.uid': 'u1' } },
+      cpu: { timestamp: 1_700_000_000_000_000_000, usageCoreNanoSeconds: { value: 12_345_678_901 } },
+      memory: { timestamp: 1_700_000_000_000_000_000, workingSetBytes: { value: 4_194_304 } },
+    }],
+  });
+  const [s] = codec.decode(bytes).stats as Record<string, Record<string, unknown>>[];
+  assert.equal(s.attributes.id, 'c1');
+  assert.deepEqual(s.cpu.usageCoreNanoSeconds, { value: 12_345_678_901 });
+  assert.equal(s.cpu.usageNanoCores, null);
+  assert.deepEqual(s.memory.workingSetBytes, { value: 4_194_304 });
+});

@@ -5,7 +5,7 @@ import { dialPort } from '../dial-port.js';
 import {
   ImagePullError, RuntimeError, type ContainerConfig, type ContainerState, type ContainerStatus, type ContainerStreams, type ExecResult,
   type ImageInfo, type ImageService, type PodSandboxConfig, type PodSandboxStatus, type RegistryAuth, type Runtime, type RuntimeVersion,
-  type StreamOptions, type StreamUrlRuntime,
+  type StreamOptions, type StreamUrlRuntime, type ContainerStats, type StatsRuntime,
 } from '../runtime.js';
 import { CriClient, CriError, type CriMessage } from './cri-client.js';
 import { criContainerSecurity, criSandboxLinux, PROTOCOLS } from './cri-security.js';
@@ -21,6 +21,13 @@ interface CriContainerStatus {
   id: string; metadata?: { name: string; attempt: number }; state: number; createdAt: number; startedAt: number; finishedAt: number;
   exitCode: number; image?: { image: string }; imageRef: string; reason: string; message: string; labels: Record<string, string>;
   annotations: Record<string, string>; logPath: string;
+}
+
+type CriValue = { value: number } | null;
+interface CriContainerStats {
+  attributes?: { id: string; metadata?: { name: string }; labels: Record<string, string> } | null;
+  cpu?: { timestamp: number; usageCoreNanoSeconds: CriValue; usageNanoCores: CriValue } | null;
+  memory?: { timestamp: number; workingSetBytes: CriValue; usageBytes: CriValue; rssBytes: CriValue } | null;
 }
 
 interface CriImage { id: string; repoTags: string[]; repoDigests: string[]; size: number; uid?: { value: number } | null; username: string; pinned?: boolean }
@@ -48,7 +55,7 @@ export interface CriRuntimeOptions {
  * containers are the runtime's, the kubelet only asks. Container state
  * changes are found by polling ListContainers, which is one cheap call.
  */
-export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
+export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, StatsRuntime {
   private readonly listeners: ((s: ContainerStatus) => void)[] = [];
   private readonly sandboxIPs = new Map<string, string>();
   private readonly sandboxPids = new Map<string, number>();
@@ -257,6 +264,31 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService {
       }
     }
     return out;
+  }
+
+  /** ListContainerStats for every container; the kubelet keeps only the running ones' figures. */
+  async listContainerStats(): Promise<ContainerStats[]> {
+    const res = await this.client.runtime('ListContainerStats', { filter: {} }, 10_000);
+    const value = (v: { value: number } | null | undefined) => (v ? Number(v.value) : undefined);
+    return (res.stats as CriContainerStats[]).map((s) => {
+      const a = s.attributes;
+      const stamp = s.cpu?.timestamp || s.memory?.timestamp;
+      const out: ContainerStats = {
+        id: a?.id ?? '', name: a?.metadata?.name ?? a?.labels['io.kubernetes.container.name'] ?? '', podUid: a?.labels['io.kubernetes.pod.uid'] ?? '',
+        timestamp: fromNanos(stamp ?? 0) ?? new Date(),
+      };
+      const cpu = value(s.cpu?.usageCoreNanoSeconds);
+      const nanoCores = value(s.cpu?.usageNanoCores);
+      const workingSet = value(s.memory?.workingSetBytes);
+      const usage = value(s.memory?.usageBytes);
+      const rss = value(s.memory?.rssBytes);
+      if (cpu !== undefined) out.usageCoreNanoSeconds = cpu;
+      if (nanoCores !== undefined) out.usageNanoCores = nanoCores;
+      if (workingSet !== undefined) out.workingSetBytes = workingSet;
+      if (usage !== undefined) out.usageBytes = usage;
+      if (rss !== undefined) out.rssBytes = rss;
+      return out;
+    });
   }
 
   async containerStatus(id: string): Promise<ContainerStatus> {

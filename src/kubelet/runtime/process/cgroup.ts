@@ -85,6 +85,16 @@ export class ContainerCgroup {
     return text === undefined ? undefined : Number(text.trim());
   }
 
+  /** Usage minus inactive file pages (what cAdvisor calls the working set), or undefined without a readable cgroup. */
+  async memoryWorkingSet(): Promise<number | undefined> {
+    const usage = await this.memoryUsage();
+    if (usage === undefined || !Number.isFinite(usage)) return undefined;
+    const stat = await readFile(join(this.dirs[0], 'memory.stat'), 'utf8').catch(() => '');
+    const m = (this.version === 1 ? /^total_inactive_file (\d+)/m : /^inactive_file (\d+)/m).exec(stat);
+    const inactive = m ? Number(m[1]) : 0;
+    return Math.max(0, usage - inactive);
+  }
+
   /** Removes the (empty) cgroup directories and, when empty, their pod parents. */
   async remove(): Promise<void> {
     for (const d of this.dirs) {

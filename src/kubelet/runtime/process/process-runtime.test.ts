@@ -130,3 +130,32 @@ test('ProcessRuntime: a container over its memory limit is OOMKilled', skipUnles
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('ProcessRuntime: listContainerStats reports the CPU a busy container burns and its memory', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'skiff-prt-'));
+  const rt = new ProcessRuntime();
+  try {
+    const sb = await rt.runPodSandbox({ uid: 'u-stats', name: 'p', namespace: 'default', hostname: 'p', logDirectory: dir });
+    const id = await rt.createContainer(sb.id, {
+      name: 'burn', attempt: 0, image: 'busybox', logPath: join(dir, 'b.log'), env: {}, mounts: [], labels: { 'io.kubernetes.pod.uid': 'u-stats' },
+      argv: ['sh', '-c', 'while :; do :; done'],
+    });
+    await rt.startContainer(id);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const stats = (await rt.listContainerStats()).find((s) => s.id === id);
+      assert.ok(stats, 'a running container has stats');
+      assert.equal(stats.podUid, 'u-stats');
+      assert.equal(stats.name, 'burn');
+      assert.ok((stats.workingSetBytes ?? 0) > 0, 'memory in use');
+      if ((stats.usageCoreNanoSeconds ?? 0) >= 50e6) break;
+      if (Date.now() > deadline) throw new Error(`cpu never reached 50ms: ${stats.usageCoreNanoSeconds}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await rt.stopContainer(id, 0);
+    assert.equal((await rt.listContainerStats()).find((s) => s.id === id), undefined, 'exited containers have none');
+  } finally {
+    await rt.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   RuntimeError,
   type ContainerConfig,
+  type ContainerStats,
   type ContainerStatus,
   type ContainerStreams,
   type ExecResult,
@@ -13,6 +14,7 @@ import {
   type PodSandboxStatus,
   type Runtime,
   type RuntimeVersion,
+  type StatsRuntime,
   type StreamOptions,
 } from '../runtime.js';
 import { dialPort } from '../dial-port.js';
@@ -24,6 +26,7 @@ import { FifoPool } from './fifo-pool.js';
 import { DEFAULT_PATH, execSync, resolveExecutable, signalGroup } from './host-process.js';
 import { OutputPump } from './output-pump.js';
 import { processStartTime, sameProcessAlive } from './proc-stat.js';
+import { usageByProcessGroup } from './process-usage.js';
 import { AttachHub, onTerminal, resizeTerminal, spawnExec } from './process-streams.js';
 import { RuntimeStateStore, type ContainerState, type SandboxState } from './runtime-state.js';
 
@@ -64,7 +67,7 @@ const UNSHARE = resolveExecutable('unshare', DEFAULT_PATH) ?? 'unshare';
  * container-shim.ts); records in `stateDir` let a restarted kubelet adopt
  * running containers instead of restarting them.
  */
-export class ProcessRuntime implements Runtime {
+export class ProcessRuntime implements Runtime, StatsRuntime {
   private readonly sandboxes = new Map<string, SandboxState>();
   private readonly containers = new Map<string, ProcessContainer>();
   private readonly listeners: ((s: ContainerStatus) => void)[] = [];
@@ -239,6 +242,22 @@ export class ProcessRuntime implements Runtime {
 
   async containerStatus(id: string): Promise<ContainerStatus> {
     return { ...this.get(id).status };
+  }
+
+  /** CPU from /proc per process group; memory from the container's cgroup (working set) when it has one, else resident sizes. */
+  async listContainerStats(): Promise<ContainerStats[]> {
+    const running = [...this.containers.values()].filter((c) => c.status.state === 'Running' && c.status.pid);
+    const usage = await usageByProcessGroup(new Set(running.map((c) => c.status.pid!)));
+    const timestamp = new Date();
+    return Promise.all(running.map(async (c) => {
+      const u = usage.get(c.status.pid!);
+      const workingSet = (await c.cgroup?.memoryWorkingSet()) ?? u?.rssBytes;
+      return {
+        id: c.status.id, name: c.status.name, podUid: c.podUid, timestamp,
+        ...(u ? { usageCoreNanoSeconds: u.cpuNanoSeconds, rssBytes: u.rssBytes } : {}),
+        ...(workingSet !== undefined ? { workingSetBytes: workingSet } : {}),
+      };
+    }));
   }
 
   async execSync(id: string, argv: string[], timeoutMs: number): Promise<ExecResult> {
