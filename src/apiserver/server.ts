@@ -23,6 +23,8 @@ import type { RequestScope } from './handlers/scope.js';
 import { handleEviction } from './handlers/eviction.js';
 import { handleBinding, handleScale } from './handlers/subresources.js';
 import { handleFinalize } from './handlers/finalize.js';
+import { registerMetricsApi } from './metrics-api/metrics-api.js';
+import type { MetricsScraper } from './metrics-api/metrics-scraper.js';
 import { KubeletProxy, rejectUpgrade, type KubeletClientTls } from './kubelet-proxy/kubelet-proxy.js';
 import { PROXIED_RESOURCES, ResourceProxy } from './proxy-subresources/resource-proxy.js';
 import { handleWatch, type WatchSettings } from './handlers/watch.js';
@@ -74,6 +76,12 @@ export interface ApiServerOptions {
   watch?: Partial<WatchSettings>;
   /** Where object times (creation, deletion, managed fields, conditions) come from (default: the real clock). */
   clock?: Clock;
+  /**
+   * Serve metrics.k8s.io/v1beta1 built in, scraping each kubelet's
+   * /metrics/resource this often (metrics-server's --metric-resolution);
+   * absent, the group is not served.
+   */
+  metricResolutionMs?: number;
   /** The client certificate the API server presents to kubelets (logs, exec, attach, port-forward). */
   kubeletClient?: KubeletClientTls;
   /** Authenticators, authorizers and admission plugins (default: client certificates, allow authenticated, NamespaceLifecycle + Priority). */
@@ -126,6 +134,7 @@ export class ApiServer {
   private readonly serving: CustomResourceServing;
   private readonly aggregator: Aggregator;
   private readonly discovery: DiscoverySource;
+  private readonly metricsScraper?: MetricsScraper;
 
   constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? realClock;
@@ -180,6 +189,9 @@ export class ApiServer {
     );
     const kubeletClient = opts.kubeletClient ?? { certPem: opts.tls.certPem, keyPem: opts.tls.keyPem };
     this.kubelets = new KubeletProxy(this.registry, kubeletClient);
+    if (opts.metricResolutionMs !== undefined) {
+      this.metricsScraper = registerMetricsApi(this.registry, { resolutionMs: opts.metricResolutionMs, kubeletClient, clock: this.clock, logger: opts.logger });
+    }
     this.proxies = new ResourceProxy(this.registry, kubeletClient, this.limits.requestTimeoutMs);
     this.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => void this.serveUpgrade(req, socket, head));
     this.server.keepAliveTimeout = 65_000;
@@ -203,6 +215,11 @@ export class ApiServer {
     });
     this.webhooks.start(this.registry, this.opts.logger, this.stopping.signal);
     this.aggregator.start(this.stopping.signal);
+    if (this.metricsScraper) {
+      const scraping = this.metricsScraper.run(this.stopping.signal);
+      const before = this.controllers;
+      this.controllers = Promise.all([before, scraping]).then(() => undefined);
+    }
     if (this.apf) {
       const flowControl = runFlowControlConfig({ registry: this.registry, apf: this.apf, logger: this.opts.logger, signal: this.stopping.signal });
       const crdController = this.controllers;
@@ -467,6 +484,8 @@ export class ApiServer {
     }
     switch (sub) {
       case '':
+        // read-only resources (metrics) answer 405 to the verbs they do not serve, as upstream
+        if (!resource.verbs.includes(info.verb)) throw notAllowed();
         switch (info.verb) {
           case 'get':
             return handleGet(scope);

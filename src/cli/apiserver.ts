@@ -83,6 +83,7 @@ export const APISERVER_FLAGS = {
   'audit-log-maxbackup': { type: 'string', default: '0', description: 'rotated audit log files kept (0: all)' },
   'audit-log-maxage': { type: 'string', default: '0', description: 'days rotated audit log files are kept, by the time in their name (0: forever)' },
   ...REQUEST_HEADER_FLAGS,
+  'metric-resolution': { type: 'string', default: '15s', description: "how often the built-in metrics.k8s.io scrapes each kubelet's /metrics/resource (metrics-server's flag; 0s: the group is not served)" },
   ...TRACING_FLAGS,
   'trace-store-max-writes': { type: 'string', default: '100000', description: 'writes whose causing span the API server remembers at most (oldest evicted first)' },
   'storage-max-object-bytes': { type: 'string', default: String(DEFAULT_MAX_OBJECT_BYTES), description: "SQLite: largest stored object, as etcd's --max-request-bytes" },
@@ -93,6 +94,18 @@ function limitFlag<F extends Record<string, string>>(flags: F, name: keyof F & s
   const n = Number(flags[name]);
   if (!Number.isInteger(n) || n < 0) throw new UsageError(`invalid --${name} ${JSON.stringify(flags[name])}: a whole number >= 0`);
   return n;
+}
+
+/** --metric-resolution as milliseconds; undefined turns the built-in metrics API off. */
+function metricResolution(flags: Record<string, string>): number | undefined {
+  let ms: number;
+  try {
+    ms = parseDuration(flags['metric-resolution']);
+  } catch (err) {
+    if (err instanceof InvalidDurationError) throw new UsageError(`invalid --metric-resolution: ${err.message}`);
+    throw err;
+  }
+  return ms > 0 ? ms : undefined;
 }
 
 function servingLimits(flags: Record<string, string>): Partial<ServingLimits> {
@@ -242,6 +255,7 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
     tls: { caPem: pki.ca.certPem, certPem: pki.serving.certPem, keyPem: pki.serving.keyPem, extraClientCaPems: [requestHeader.clientCaPem] },
     aggregator: { proxyClient },
     kubeletClient: { certPem: pki.admin.certPem, keyPem: pki.admin.keyPem },
+    metricResolutionMs: metricResolution(flags),
     bindAddress: flags['bind-address'],
     port: Number(flags.port),
     logger,
