@@ -76,6 +76,13 @@ export const RESOURCES: readonly ResourceInfo[] = [
     { kind: 'SelfSubjectRulesReview', resource: 'selfsubjectrulesreviews', namespaced: false, verbs: CREATE_ONLY },
     { kind: 'SubjectAccessReview', resource: 'subjectaccessreviews', namespaced: false, verbs: CREATE_ONLY },
   ]),
+  ...group('autoscaling', 'v2', [
+    { kind: 'HorizontalPodAutoscaler', resource: 'horizontalpodautoscalers', namespaced: true, shortNames: ['hpa'], categories: ['all'], subresources: ['status'] },
+  ]),
+  // the same objects as autoscaling/v2, converted on the way in and out (apiserver/registry/hpa-conversion.ts)
+  ...group('autoscaling', 'v1', [
+    { kind: 'HorizontalPodAutoscaler', resource: 'horizontalpodautoscalers', namespaced: true, shortNames: ['hpa'], categories: ['all'], subresources: ['status'] },
+  ]),
   ...group('batch', 'v1', [
     { kind: 'Job', resource: 'jobs', namespaced: true, categories: ['all'], subresources: ['status'] },
     { kind: 'CronJob', resource: 'cronjobs', namespaced: true, shortNames: ['cj'], categories: ['all'], subresources: ['status'] },
@@ -120,6 +127,7 @@ export const GROUP_ORDER = [
   'events.k8s.io',
   'authentication.k8s.io',
   'authorization.k8s.io',
+  'autoscaling',
   'batch',
   'certificates.k8s.io',
   'coordination.k8s.io',

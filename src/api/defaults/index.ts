@@ -3,6 +3,7 @@ import type { ResourceInfo } from '../resource-info.js';
 import { setMutatingWebhookConfigurationDefaults, setValidatingWebhookConfigurationDefaults } from './admission-registration.js';
 import { setValidatingAdmissionPolicyBindingDefaults, setValidatingAdmissionPolicyDefaults } from './admission-policy.js';
 import { setAPIServiceDefaults } from './api-registration.js';
+import { setHorizontalPodAutoscalerDefaults } from './autoscaling.js';
 import { setCronJobDefaults, setJobDefaults } from './batch.js';
 import {
   setEndpointSliceDefaults,
@@ -47,6 +48,7 @@ const DEFAULTERS: Record<string, Defaulter> = {
   'apps/ReplicaSet': setReplicaSetDefaults,
   'apps/StatefulSet': setStatefulSetDefaults,
   'apps/DaemonSet': setDaemonSetDefaults,
+  'autoscaling/HorizontalPodAutoscaler': setHorizontalPodAutoscalerDefaults,
   'batch/Job': setJobDefaults,
   'batch/CronJob': setCronJobDefaults,
   'discovery.k8s.io/EndpointSlice': setEndpointSliceDefaults,

@@ -21,6 +21,7 @@ export const SCHEMA_MODULES = [
   'authorization/v1',
   'batch/v1',
   'autoscaling/v1',
+  'autoscaling/v2',
   'certificates/v1',
   'coordination/v1',
   'discovery/v1',

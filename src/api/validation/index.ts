@@ -8,6 +8,7 @@ import { validateCronJob, validateJob, validateJobUpdate } from './batch.js';
 import { validateNamespace, validateNode, validateNodeUpdate, validateServiceAccount } from './cluster.js';
 import { validateConfigMap, validateConfigMapUpdate, validateSecret, validateSecretUpdate } from './config.js';
 import { validatePodDisruptionBudget } from './disruption-budget.js';
+import { validateHorizontalPodAutoscaler } from './autoscaling.js';
 import { validateEndpointSlice, validateEndpointSliceUpdate, validateEndpoints } from './endpoints.js';
 import { validateCoreEvent, validateEventsEvent, validateEventsEventUpdate } from './event.js';
 import { validateLease } from './lease.js';
@@ -76,6 +77,7 @@ const KINDS: Record<string, KindValidation> = {
   'apps/StatefulSet': { validate: validateStatefulSet, update: validateStatefulSetUpdate },
   'apps/DaemonSet': { validate: validateDaemonSet, update: validateSelectorUpdate },
   'apps/ControllerRevision': { validate: validateControllerRevision, update: validateControllerRevisionUpdate },
+  'autoscaling/HorizontalPodAutoscaler': { validate: validateHorizontalPodAutoscaler },
   'batch/Job': { validate: validateJob, update: validateJobUpdate },
   'batch/CronJob': { validate: validateCronJob },
   'certificates.k8s.io/CertificateSigningRequest': { validate: validateCertificateSigningRequest, update: validateCertificateSigningRequestUpdate },

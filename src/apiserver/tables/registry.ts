@@ -1,6 +1,7 @@
 import { flowSchemaTable, priorityLevelConfigurationTable } from './flowcontrol.js';
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { cronJobTable, jobTable } from './batch.js';
+import { horizontalPodAutoscalerTable } from './autoscaling.js';
 import { certificateSigningRequestTable } from './certificates.js';
 import {
   configMapTable,
@@ -66,6 +67,7 @@ const CONVERTORS: ReadonlyMap<string, TableConvertor> = new Map([
   ['csinodes.storage.k8s.io', csiNodeTable],
   ['volumeattachments.storage.k8s.io', volumeAttachmentTable],
   ['poddisruptionbudgets.policy', podDisruptionBudgetTable],
+  ['horizontalpodautoscalers.autoscaling', horizontalPodAutoscalerTable],
   ['rolebindings.rbac.authorization.k8s.io', roleBindingTable],
   ['clusterrolebindings.rbac.authorization.k8s.io', clusterRoleBindingTable],
   ['priorityclasses.scheduling.k8s.io', priorityClassTable],

@@ -3,6 +3,7 @@ import { ADMISSIONREGISTRATION_V1 } from './admissionregistration-v1.js';
 import { ADMISSIONREGISTRATION_V1_POLICIES } from './admissionregistration-v1-policies.js';
 import { APIREGISTRATION_V1 } from './apiregistration-v1.js';
 import { AUTHN_AUTHZ_V1 } from './authn-authz-v1.js';
+import { AUTOSCALING } from './autoscaling.js';
 import { CERTIFICATES_V1 } from './certificates-v1.js';
 import { CORE_V1 } from './core-v1.js';
 import { CORE_V1_POD } from './core-v1-pod.js';
@@ -32,6 +33,7 @@ export const ALL_MESSAGES: MessageTable = {
   ...ADMISSIONREGISTRATION_V1_POLICIES,
   ...APIREGISTRATION_V1,
   ...STORAGE_V1,
+  ...AUTOSCALING,
 };
 
 /** The message of each top-level kind, keyed `apiVersion/Kind` (core: `v1/Kind`). */
@@ -67,6 +69,8 @@ export const KIND_MESSAGES: Readonly<Record<string, string>> = {
   'apiregistration.k8s.io/v1/APIService': 'APIService',
   'authentication.k8s.io/v1/TokenRequest': 'TokenRequest',
   'autoscaling/v1/Scale': 'Scale',
+  'autoscaling/v2/HorizontalPodAutoscaler': 'HorizontalPodAutoscaler',
+  'autoscaling/v1/HorizontalPodAutoscaler': 'HorizontalPodAutoscalerV1',
   'coordination.k8s.io/v1/Lease': 'Lease',
   'authorization.k8s.io/v1/SubjectAccessReview': 'SubjectAccessReview',
   'authorization.k8s.io/v1/LocalSubjectAccessReview': 'LocalSubjectAccessReview',
