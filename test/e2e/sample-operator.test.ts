@@ -67,4 +67,9 @@ spec: {image: nginx:1.27, replicas: 2}
     const pods = await k.json<{ items: unknown[] }>(['get', 'pods', '-l', 'app=shop']);
     assert.equal(pods.items.length, 2);
   });
+
+  it('deleting the WebApp deletes its Deployment (the garbage collector resolves custom owners through discovery)', async () => {
+    await k.ok(['delete', 'webapp', 'shop']);
+    await waitFor('the Deployment to be collected', async () => (await k.exec(['get', 'deployment', 'shop'])).stderr.includes('NotFound'), 60_000, 200);
+  });
 });

@@ -4,9 +4,8 @@ import type { ApiObject } from '../../client/rest/api-object.js';
 import type { ResourceClient } from '../../client/rest/resource-client.js';
 import type { Reconciler } from '../../client/controller/reconciler.js';
 import { isNotFound } from '../../client/rest/error-predicates.js';
-import { findKind } from '../../api/resources.js';
-import type { ResourceInfo } from '../../api/resource-info.js';
 import type { GraphNode, OwnerGraph } from './owner-graph.js';
+import type { OwnerKinds, OwnerResource } from './owner-kinds.js';
 
 export const ORPHAN_FINALIZER = 'orphan';
 export const FOREGROUND_FINALIZER = 'foregroundDeletion';
@@ -16,13 +15,10 @@ type OwnerState = 'solid' | 'dangling' | 'waiting';
 export interface GarbageCollectorOptions {
   client: Client;
   graph: OwnerGraph;
+  /** Resolves owner references' kinds, custom resources included. */
+  owners: OwnerKinds;
   /** Queues another object (by uid) for a look. */
   enqueue: (uid: string) => void;
-}
-
-function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 }
 
 /**
@@ -73,9 +69,8 @@ export class GarbageCollector implements Reconciler {
   private async ownerState(node: GraphNode, ref: OwnerReference, signal: AbortSignal): Promise<OwnerState> {
     const known = this.o.graph.get(ref.uid);
     if (known) return known.deletionTimestamp && known.finalizers.includes(FOREGROUND_FINALIZER) ? 'waiting' : 'solid';
-    const { group, version } = splitApiVersion(ref.apiVersion);
-    const info = findKind(group, version, ref.kind);
-    // An owner of a kind we cannot look up is assumed to exist: never delete on a guess.
+    const info = await this.o.owners.resolve(ref.apiVersion, ref.kind, signal);
+    // An owner of a kind nobody serves is assumed to exist: never delete on a guess.
     if (!info) return 'solid';
     if (info.namespaced && !node.namespace) return 'dangling';
     try {
@@ -124,7 +119,7 @@ export class GarbageCollector implements Reconciler {
     }
   }
 
-  private clientFor(info: ResourceInfo, namespace: string | undefined): ResourceClient<ApiObject> {
+  private clientFor(info: OwnerResource, namespace: string | undefined): ResourceClient<ApiObject> {
     const rc = this.o.client.resource<ApiObject>({ group: info.group, version: info.version, resource: info.resource });
     return info.namespaced && namespace ? rc.namespace(namespace) : rc;
   }

@@ -7,6 +7,8 @@ import { newController } from '../new-controller.js';
 import { deletableResources } from './deletable-resources.js';
 import { FOREGROUND_FINALIZER, GarbageCollector, ORPHAN_FINALIZER } from './garbage-collector.js';
 import { OwnerGraph, type GraphNode } from './owner-graph.js';
+import { OwnerKinds } from './owner-kinds.js';
+import { realClock } from '../../base/clock.js';
 
 function needsAttention(n: GraphNode): boolean {
   return n.owners.length > 0 || (!!n.deletionTimestamp && (n.finalizers.includes(ORPHAN_FINALIZER) || n.finalizers.includes(FOREGROUND_FINALIZER)));
@@ -19,7 +21,7 @@ export const controller: ControllerDescriptor = {
     const c = newController(ctx, {
       queue: 'garbage_collector_attempt_to_delete',
       workers: 5,
-      reconciler: new GarbageCollector({ client: ctx.client, graph, enqueue: (uid) => c.queue.add(uid) }),
+      reconciler: new GarbageCollector({ client: ctx.client, graph, owners: new OwnerKinds(ctx.client, ctx.clock ?? realClock), enqueue: (uid) => c.queue.add(uid) }),
     });
     const nodes = ctx.metrics.gauge('garbagecollector_graph_nodes', 'Objects in the garbage collector owner graph');
     const informers: SharedIndexInformer<ApiObject>[] = [];
