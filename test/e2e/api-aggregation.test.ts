@@ -17,6 +17,7 @@ import { sendJson, startTlsBackend, type TlsBackend } from './support/tls-backen
 
 const GROUP = 'wardle.example.com';
 const GV = `${GROUP}/v1alpha1`;
+const METRICS_GV = 'metrics.k8s.io/v1beta1';
 
 interface Seen {
   user: string | undefined;
@@ -72,6 +73,22 @@ describe('API aggregation with kubectl', () => {
             });
           }
           return sendJson(res, 200, { kind: 'FlunderList', apiVersion: GV, metadata: {}, items });
+        }
+        // a metrics server's answers, for kubectl top through an APIService
+        if (path === `/apis/${METRICS_GV}`) {
+          return sendJson(res, 200, {
+            kind: 'APIResourceList',
+            apiVersion: 'v1',
+            groupVersion: METRICS_GV,
+            resources: [
+              { name: 'nodes', singularName: '', namespaced: false, kind: 'NodeMetrics', verbs: ['get', 'list'] },
+              { name: 'pods', singularName: '', namespaced: true, kind: 'PodMetrics', verbs: ['get', 'list'] },
+            ],
+          });
+        }
+        if (path === `/apis/${METRICS_GV}/nodes` || path === `/apis/${METRICS_GV}/nodes/ext-node`) {
+          const item = { apiVersion: METRICS_GV, kind: 'NodeMetrics', metadata: { name: 'ext-node', creationTimestamp: '2024-01-01T00:00:00Z' }, timestamp: '2024-01-01T00:00:00Z', window: '15s', usage: { cpu: '123m', memory: '456Mi' } };
+          return sendJson(res, 200, path.endsWith('/ext-node') ? item : { kind: 'NodeMetricsList', apiVersion: METRICS_GV, metadata: {}, items: [item] });
         }
         sendJson(res, 404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
       },
@@ -168,6 +185,36 @@ spec:
       assert.ok(s.groups.includes('system:masters'), `groups ${s.groups.join(',')}`);
       assert.equal(s.proxyName, 'front-proxy-client');
     }
+  });
+
+  it('kubectl top goes through an APIService for metrics.k8s.io, ahead of the built-in metrics', async () => {
+    await k.ok(['apply', '-f', '-'], {
+      input: `apiVersion: v1
+kind: Node
+metadata: {name: ext-node}
+status:
+  capacity: {cpu: "2", memory: 2Gi}
+  allocatable: {cpu: "2", memory: 2Gi}
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1beta1.metrics.k8s.io}
+spec:
+  group: metrics.k8s.io
+  version: v1beta1
+  groupPriorityMinimum: 100
+  versionPriority: 100
+  service: {name: wardle, namespace: default, port: ${backend.port}}
+  caBundle: ${backend.caBundle}
+`,
+    });
+    await k.ok(['wait', '--for=condition=Available', 'apiservice/v1beta1.metrics.k8s.io', '--timeout=60s']);
+    const top = await waitFor('kubectl top node to print the extension server\'s figures', async () => {
+      const r = await k.exec(['top', 'node', 'ext-node']);
+      return r.code === 0 && /ext-node\s+123m/.test(r.stdout) ? r.stdout : undefined;
+    });
+    assert.match(top, /ext-node\s+123m\s+\S+\s+456Mi/);
+    await k.ok(['delete', 'apiservice', 'v1beta1.metrics.k8s.io']);
   });
 
   it('a stopped backend makes the APIService unavailable and its group 503, while the rest works', async () => {
