@@ -44,12 +44,14 @@ describe('kubelet API: every caller authenticated and authorized (nodes/proxy, n
     const nobody = (await k.ok(['create', 'token', 'nobody'])).trim();
     assert.deepEqual(await kubeletGet(port, '/pods', nobody), { status: 403, body: 'Forbidden (user=system:serviceaccount:default:nobody, verb=get, resource=nodes, subresource=proxy)\n' });
 
-    // stats only: the stats paths pass authorization (this kubelet serves no stats: 404), the rest does not
+    // stats only: the stats paths pass authorization (the summary API answers), the rest does not
     await k.ok(['create', 'serviceaccount', 'stats-reader']);
     await k.ok(['create', 'clusterrole', 'node-stats', '--verb=get', '--resource=nodes/stats']);
     await k.ok(['create', 'clusterrolebinding', 'stats-reader', '--clusterrole=node-stats', '--serviceaccount=default:stats-reader']);
     const stats = (await k.ok(['create', 'token', 'stats-reader'])).trim();
-    assert.equal((await kubeletGet(port, '/stats/summary', stats)).status, 404);
+    const summary = await kubeletGet(port, '/stats/summary', stats);
+    assert.equal(summary.status, 200, summary.body);
+    assert.ok((JSON.parse(summary.body) as { node?: { nodeName?: string } }).node?.nodeName, summary.body);
     assert.match((await kubeletGet(port, '/pods', stats)).body, /^Forbidden \(user=system:serviceaccount:default:stats-reader, verb=get, resource=nodes, subresource=proxy\)/);
 
     // upstream's system:kubelet-api-admin role opens everything
