@@ -1,20 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { busyboxLayer, dockerArchive } from '../../src/kubelet/images/busybox-image.js';
-import { firstMissing, missingCommand, missingRoot, skipUnless } from '../../src/testing/requirements.js';
+import { firstMissing, missingCommand, skipUnless } from '../../src/testing/requirements.js';
+import { missingContainerd, stopContainerdServer } from './support/containerd-node.js';
 import { firstNodeName, kubectlFor, removeDir, ROOT, run, startServer, waitFor, type ServerProcess } from './harness.js';
 
 const requirements = skipUnless(firstMissing(
-  missingRoot(),
-  missingCommand('containerd', ['--version'], 'apt install containerd'),
-  missingCommand('runc', ['--version'], 'apt install runc'),
-  existsSync('/usr/lib/cni/bridge') ? undefined : 'CNI plugins are not installed (apt install containernetworking-plugins)',
-  missingCommand('busybox', ['true'], 'apt install busybox-static'),
+  missingContainerd(),
   missingCommand('docker-registry', ['--version'], 'apt install docker-registry'),
   missingCommand('skopeo', ['--version'], 'apt install skopeo'),
   missingCommand('/usr/bin/python3', ['-c', 'import crypt'], 'apt install python3'),
@@ -98,15 +95,9 @@ describe('images: registry pulls, pull policies, pull secrets, mirrors and back-
   });
 
   after(async () => {
-    await server?.stop();
-    try {
-      execFileSync('ip', ['link', 'del', 'skiff0'], { stdio: 'ignore' });
-    } catch {
-      // no bridge was made
-    }
+    await stopContainerdServer(server);
     open?.proc.kill();
     priv?.proc.kill();
-    if (server) await removeDir(server.dataDir);
     if (dir) await removeDir(dir);
   });
 

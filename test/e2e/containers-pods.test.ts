@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { busyboxLayer, dockerArchive } from '../../src/kubelet/images/busybox-image.js';
-import { firstMissing, missingCommand, missingRoot, skipUnless } from '../../src/testing/requirements.js';
-import { firstNodeName, kubectlFor, removeDir, run, startServer, waitFor, type ServerProcess } from './harness.js';
+import { firstMissing, skipUnless } from '../../src/testing/requirements.js';
+import { missingContainerd, stopContainerdServer } from './support/containerd-node.js';
+import { firstNodeName, kubectlFor, run, startServer, waitFor, type ServerProcess } from './harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const IMAGE = 'skiff.test/busybox:1';
 
 const requirements = skipUnless(firstMissing(
-  missingRoot(),
-  missingCommand('containerd', ['--version'], 'apt install containerd'),
-  missingCommand('runc', ['--version'], 'apt install runc'),
-  existsSync('/usr/lib/cni/bridge') ? undefined : 'CNI plugins are not installed (apt install containernetworking-plugins)',
-  missingCommand('busybox', ['true'], 'apt install busybox-static'),
+  missingContainerd(),
 ));
 
 interface PodJson {
@@ -39,15 +35,7 @@ describe('real containers through containerd', requirements, () => {
     assert.match(imported.stdout, /imported skiff\.test\/busybox:1/);
   });
 
-  after(async () => {
-    await server?.stop();
-    try {
-      execFileSync('ip', ['link', 'del', 'skiff0'], { stdio: 'ignore' });
-    } catch {
-      // no bridge was made
-    }
-    if (server) await removeDir(server.dataDir);
-  });
+  after(() => stopContainerdServer(server));
 
   test('the node reports containerd and the imported images', async () => {
     const node = (await kubectl.json<{ items: { status: { nodeInfo: { containerRuntimeVersion: string } }; spec: { podCIDR?: string } }[] }>(['get', 'nodes'])).items[0]!;

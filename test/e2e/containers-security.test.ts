@@ -1,23 +1,19 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { busyboxLayer, dockerArchive } from '../../src/kubelet/images/busybox-image.js';
-import { firstMissing, missingCommand, missingRoot, skipUnless } from '../../src/testing/requirements.js';
-import { firstNodeName, kubectlFor, removeDir, run, startServer, waitFor, type ServerProcess } from './harness.js';
+import { firstMissing, missingCommand, skipUnless } from '../../src/testing/requirements.js';
+import { missingContainerd, stopContainerdServer } from './support/containerd-node.js';
+import { firstNodeName, kubectlFor, run, startServer, waitFor, type ServerProcess } from './harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const IMAGE = 'skiff.test/busybox:1';
 const MAX_PIDS = 77;
 
 const requirements = skipUnless(firstMissing(
-  missingRoot(),
-  missingCommand('containerd', ['--version'], 'apt install containerd'),
-  missingCommand('runc', ['--version'], 'apt install runc'),
-  existsSync('/usr/lib/cni/bridge') ? undefined : 'CNI plugins are not installed (apt install containernetworking-plugins)',
-  missingCommand('busybox', ['true'], 'apt install busybox-static'),
+  missingContainerd(),
   missingCommand('iptables', ['--version'], 'apt install iptables'),
 ));
 
@@ -121,15 +117,7 @@ spec:
     }
   });
 
-  after(async () => {
-    await server?.stop();
-    try {
-      execFileSync('ip', ['link', 'del', 'skiff0'], { stdio: 'ignore' });
-    } catch {
-      // no bridge was made
-    }
-    if (server) await removeDir(server.dataDir);
-  });
+  after(() => stopContainerdServer(server));
 
   const exec = (pod: string, container: string, ...argv: string[]) => kubectl.exec(['exec', pod, '-c', container, '--', ...argv]);
   const out = async (pod: string, container: string, ...argv: string[]) => {

@@ -5,17 +5,14 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { busyboxLayer, dockerArchive } from '../../src/kubelet/images/busybox-image.js';
-import { firstMissing, missingCommand, missingRoot, skipUnless } from '../../src/testing/requirements.js';
-import { kubectlFor, removeDir, ROOT, run, startServer, waitFor, type ServerProcess } from './harness.js';
+import { firstMissing, missingCommand, skipUnless } from '../../src/testing/requirements.js';
+import { missingContainerd, stopContainerdServer } from './support/containerd-node.js';
+import { kubectlFor, ROOT, run, startServer, waitFor, type ServerProcess } from './harness.js';
 
 const IMAGE = 'skiff.test/busybox:1';
 
 const requirements = skipUnless(firstMissing(
-  missingRoot(),
-  missingCommand('containerd', ['--version'], 'apt install containerd'),
-  missingCommand('runc', ['--version'], 'apt install runc'),
-  existsSync('/usr/lib/cni/bridge') ? undefined : 'CNI plugins are not installed (apt install containernetworking-plugins)',
-  missingCommand('busybox', ['true'], 'apt install busybox-static'),
+  missingContainerd(),
   missingCommand('script', ['--version'], 'apt install bsdutils'),
 ));
 
@@ -51,15 +48,7 @@ describe('workloads on containerd: pod-to-pod traffic, logs with rotation and --
     }, 60_000);
   });
 
-  after(async () => {
-    await server?.stop();
-    try {
-      execFileSync('ip', ['link', 'del', 'skiff0'], { stdio: 'ignore' });
-    } catch {
-      // no bridge was made
-    }
-    if (server) await removeDir(server.dataDir);
-  });
+  after(() => stopContainerdServer(server));
 
   test('every pod reaches every other pod on its IP', async () => {
     for (const from of web) {

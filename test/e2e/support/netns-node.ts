@@ -1,13 +1,9 @@
-import { existsSync } from 'node:fs';
-import { firstMissing, missingCommand, missingRoot, skipUnless } from '../../../src/testing/requirements.js';
+import { firstMissing, missingCommand, skipUnless } from '../../../src/testing/requirements.js';
+import { missingContainerd } from './containerd-node.js';
 
 /** What a node running real containers inside a network namespace of its own needs (as root). */
 export const netnsNodeRequirements = skipUnless(firstMissing(
-  missingRoot(),
-  missingCommand('containerd', ['--version'], 'apt install containerd'),
-  missingCommand('runc', ['--version'], 'apt install runc'),
-  existsSync('/usr/lib/cni/bridge') ? undefined : 'CNI plugins are not installed (apt install containernetworking-plugins)',
-  missingCommand('busybox', ['true'], 'apt install busybox-static'),
+  missingContainerd(),
   missingCommand('iptables', ['--version'], 'apt install iptables'),
   missingCommand('unshare', ['--version'], 'apt install util-linux'),
   missingCommand('nsenter', ['--version'], 'apt install util-linux'),
