@@ -157,7 +157,19 @@ describe('three API servers on a three-member etcd', () => {
     await etcd?.stop();
   });
 
+  /** What each server went through, for a failure's message (a refused connection once hid a server's early exit). */
+  const serverStates = () => servers.map((s, i) => `server ${i} on port ${s.port}: exit ${s.proc.exitCode ?? s.proc.signalCode ?? 'none (running)'}\n${s.logs().slice(-3000)}`).join('\n');
+
   it('keeps every acknowledged write and every watcher sees every event in order across a member and a server dying', async (t) => {
+    try {
+      await writesAndWatchesSurvive(t);
+    } catch (err) {
+      if (err instanceof Error) err.message += `\n${serverStates()}`;
+      throw err;
+    }
+  });
+
+  async function writesAndWatchesSurvive(t: { after: (fn: () => void) => void }): Promise<void> {
     for (const server of servers) assert.ok(server.proc.exitCode === null);
     // A write through one server is seen through another.
     const probe = await request(agent, servers[0]!.port, 'POST', RESOURCE, { metadata: { name: 'probe' }, data: { a: '1' } });
@@ -230,5 +242,5 @@ describe('three API servers on a three-member etcd', () => {
       for (const [name, rv] of acked) assert.ok(added.has(name), `watcher ${i} missed ADDED ${name} at ${rv}`);
     }
     assert.ok(followers[0]!.reconnects >= 1, 'the watcher on the killed server had to reconnect');
-  });
+  }
 });
