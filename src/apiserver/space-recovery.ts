@@ -7,10 +7,10 @@ import type { Storage } from '../storage/storage.js';
  * alarm is raised and something was deleted since the last attempt, it
  * compacts at the current revision and defragments, which clears the alarm
  * when the store is under its quota again (etcd needs an operator for the
- * same steps: compact, defrag, alarm disarm). Alarms are logged as they come
- * and go.
+ * same steps: compact, defrag, alarm disarm, so with `reclaim: false` the
+ * alarms are only logged). Alarms are logged as they come and go.
  */
-export async function runSpaceRecovery(storage: Storage, opts: { intervalMs: number; logger: Logger; signal: AbortSignal; clock?: Clock }): Promise<void> {
+export async function runSpaceRecovery(storage: Storage, opts: { intervalMs: number; logger: Logger; signal: AbortSignal; clock?: Clock; reclaim?: boolean }): Promise<void> {
   const clock = opts.clock ?? realClock;
   let raised = '';
   let triedAt = -1;
@@ -25,7 +25,7 @@ export async function runSpaceRecovery(storage: Storage, opts: { intervalMs: num
         else opts.logger.info('storage alarms cleared');
         raised = now;
       }
-      if (!alarms.some((a) => a.type === 'NOSPACE') || !storage.defragment) continue;
+      if (opts.reclaim === false || !alarms.some((a) => a.type === 'NOSPACE') || !storage.defragment) continue;
       const current = await storage.currentRevision();
       if (current === triedAt) continue;
       triedAt = current;

@@ -319,7 +319,8 @@ export async function startApiServer(args: string[], logger: Logger): Promise<Ru
   const intervalSeconds = Number(flags['compaction-interval']);
   const compacting = intervalSeconds > 0 ? runCompaction(storage, { intervalMs: intervalSeconds * 1000, logger, signal: compaction.signal }) : Promise.resolve();
   const ttlMs = Number(flags['event-ttl']) * 1000;
-  const recovering = runSpaceRecovery(storage, { intervalMs: 5000, logger, signal: compaction.signal });
+  // on etcd an operator reclaims space (`skiff storage defrag`), as upstream: members are shared and stall while defragmenting
+  const recovering = runSpaceRecovery(storage, { intervalMs: 5000, logger, signal: compaction.signal, reclaim: !flags.storage.startsWith('etcd://') });
   const expiring = runEventExpiry(server.apiRegistry, { ttlMs, intervalMs: Math.min(60_000, Math.max(1000, ttlMs / 10)), logger, signal: compaction.signal });
   logger.info('API server serving', { address: flags['bind-address'], port, dataDir, storage: flags.storage });
   const s = server;

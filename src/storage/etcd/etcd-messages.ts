@@ -1,4 +1,4 @@
-import { wireFields as fields } from '../../api/protobuf/wire-reader.js';
+import { WireReader, WireType, wireFields as fields } from '../../api/protobuf/wire-reader.js';
 import { WireWriter } from '../../api/protobuf/wire-writer.js';
 
 /** etcd's messages are proto3: zero scalars are left out unless a oneof needs them. */
@@ -149,12 +149,60 @@ function headerRevision(buf: Uint8Array): number {
   return 0;
 }
 
-/** Decodes the header of any response (field 1 is the header in all of them). */
 /** The server version in a Maintenance.Status response (StatusResponse field 2). */
 export function decodeStatusVersion(buf: Uint8Array): string {
   for (const f of fields(buf)) if (f.field === 2) return decoder.decode(f.data);
   return '';
 }
+
+/** The backend's size in a Maintenance.Status response (dbSize, field 3). */
+export function decodeStatusDbSize(buf: Uint8Array): number {
+  for (const f of fields(buf)) if (f.field === 3) return f.num;
+  return 0;
+}
+
+/** etcd's AlarmType (NONE = 0 is never reported). */
+export type EtcdAlarmType = 'NOSPACE' | 'CORRUPT';
+
+/** One raised alarm: member IDs are 64-bit, so they stay bigints to be sent back exactly. */
+export interface EtcdAlarm {
+  memberId: bigint;
+  alarm: EtcdAlarmType;
+}
+
+const ALARM_TYPES: Record<number, EtcdAlarmType> = { 1: 'NOSPACE', 2: 'CORRUPT' };
+
+/** AlarmRequest: GET (0) lists raised alarms; DEACTIVATE (2) clears one member's alarm of one type. */
+export function encodeAlarmRequest(r: { action: 'GET' } | { action: 'DEACTIVATE'; memberId: bigint; alarm: EtcdAlarmType }): Uint8Array {
+  if (r.action === 'GET') return proto3().finish();
+  return proto3()
+    .uint(1, 2)
+    .uint(2, r.memberId)
+    .uint(3, r.alarm === 'NOSPACE' ? 1 : 2)
+    .finish();
+}
+
+/** The alarms of an AlarmResponse (field 2, AlarmMember: memberID 1, alarm 2). */
+export function decodeAlarmResponse(buf: Uint8Array): EtcdAlarm[] {
+  const out: EtcdAlarm[] = [];
+  for (const f of fields(buf)) {
+    if (f.field !== 2) continue;
+    const member: EtcdAlarm = { memberId: 0n, alarm: 'NOSPACE' };
+    let type = 0;
+    const r = new WireReader(f.data);
+    while (!r.done) {
+      const tag = r.tag();
+      if (tag.field === 1 && tag.wireType === WireType.Varint) member.memberId = r.varint();
+      else if (tag.field === 2 && tag.wireType === WireType.Varint) type = r.uint();
+      else r.skip(tag);
+    }
+    const alarm = ALARM_TYPES[type];
+    if (alarm) out.push({ ...member, alarm });
+  }
+  return out;
+}
+
+/** Decodes the header of any response (field 1 is the header in all of them). */
 
 export function decodeHeaderRevision(buf: Uint8Array): number {
   for (const f of fields(buf)) if (f.field === 1) return headerRevision(f.data);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { describeStorageConformance } from '../conformance.js';
-import { UnavailableError } from '../errors.js';
+import { NoSpaceError, UnavailableError } from '../errors.js';
 import { Cacher } from '../cacher/cacher.js';
 import { EtcdStorage, progressNotifyReliable } from './etcd-storage.js';
 import { parseEtcdEndpoints } from './etcd-endpoints.js';
@@ -93,6 +93,40 @@ describe('etcd storage', { skip }, () => {
         await nowhere.close();
       }
     });
+  });
+});
+
+describe('etcd NOSPACE', { skip }, () => {
+  let cluster: EtcdCluster;
+  before(async () => {
+    cluster = await startEtcdCluster({ size: 1, args: ['--quota-backend-bytes', String(2 * 1024 * 1024)] });
+  });
+  after(() => cluster?.stop());
+
+  it('refuses puts past --quota-backend-bytes with etcd\'s text, serves reads and deletes, and clears after compaction, defragmentation and disarm', async () => {
+    const s = new EtcdStorage({ endpoints: cluster.endpoints });
+    try {
+      assert.deepEqual(await s.alarms(), []);
+      let refused: unknown;
+      for (let n = 0; n < 200 && !refused; n++) {
+        await s.create(`/registry/configmaps/default/c${n}`, new Uint8Array(100_000)).catch((err: unknown) => (refused = err));
+      }
+      assert.ok(refused instanceof NoSpaceError, `refused with ${String(refused)}`);
+      assert.equal(refused.message, 'etcdserver: mvcc: database space exceeded');
+      const alarms = await s.alarms();
+      assert.deepEqual(alarms.map((a) => a.type), ['NOSPACE']);
+      assert.match(alarms[0]!.message, /^etcd member [0-9a-f]+: database space exceeded/);
+      await assert.rejects(s.create('/registry/configmaps/default/tiny', bytes('x')), NoSpaceError);
+      const list = await s.list('/registry/configmaps/');
+      assert.ok(list.kvs.length > 5);
+      for (const kv of list.kvs) assert.equal((await s.delete(kv.key)).succeeded, true);
+      await s.compact(await s.currentRevision());
+      await s.defragment();
+      assert.deepEqual(await s.alarms(), []);
+      succeeded(await s.create('/registry/configmaps/default/after', bytes('x')));
+    } finally {
+      await s.close();
+    }
   });
 });
 

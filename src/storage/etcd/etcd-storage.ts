@@ -1,5 +1,6 @@
 import { CompactedError, FutureRevisionError, UnavailableError } from '../errors.js';
-import type { DeleteResult, GetResult, KeyValue, ListOptions, ListResult, Storage, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
+import type { DeleteResult, GetResult, KeyValue, ListOptions, ListResult, Storage, StorageAlarm, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
+import { defragmentCluster, listAlarms, storageAlarms } from './etcd-maintenance.js';
 import type { RangeRequest, RangeResponse, RequestOp, TxnRequest, TxnResponse } from './etcd-messages.js';
 import {
   decodeHeaderRevision,
@@ -203,6 +204,31 @@ export class EtcdStorage implements Storage {
     }
     this.compacted = Math.max(this.compacted, revision);
     this.opts.observe?.('compact', (performance.now() - started) / 1000);
+  }
+
+  /** etcd's raised alarms (NOSPACE past --quota-backend-bytes, CORRUPT): while any is, the API server is not ready. */
+  async alarms(): Promise<StorageAlarm[]> {
+    try {
+      return storageAlarms(await listAlarms(this.connection, this.opts.callTimeoutMs ?? 10_000));
+    } catch (err) {
+      throw storageError(err, this.context());
+    }
+  }
+
+  /**
+   * Defragments every member, then disarms NOSPACE (the operator's steps
+   * after compacting; `skiff storage defrag` runs them). The API server does
+   * not call this by itself on etcd: a defragmenting member stops serving,
+   * and the members may be shared with other API servers.
+   */
+  async defragment(): Promise<void> {
+    const started = performance.now();
+    try {
+      await defragmentCluster(this.opts.endpoints, this.opts.tls);
+    } catch (err) {
+      throw storageError(err, this.context());
+    }
+    this.opts.observe?.('defragment', (performance.now() - started) / 1000);
   }
 
   async close(): Promise<void> {

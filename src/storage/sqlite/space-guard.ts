@@ -14,13 +14,18 @@ const DISK_RECOVERED_BYTES = 1024 * 1024;
  * when a write would take the file past the quota and the disk alarm when a
  * commit fails for lack of disk; while either is raised, writes that add data
  * are refused and deletes still go through (so space can be reclaimed).
- * The quota alarm clears when the file is under the quota again (after
- * compaction and defragmentation); the disk alarm when a commit succeeds or
- * the file system has space again.
+ * The quota alarm is also raised whenever the file has grown past the quota
+ * (deletes under the alarm grow it before compaction shrinks it), and clears
+ * once the write that raised it would fit again (after compaction and
+ * defragmentation), so it does not flap while the file sits just under the
+ * quota; the disk alarm clears when a commit succeeds or the file system has
+ * space again.
  */
 export class SpaceGuard {
   private size: number;
   private quotaAlarm = false;
+  /** Bytes of the put that raised the quota alarm: it clears once they would fit. */
+  private refusedBytes = 0;
   private diskAlarm: string | undefined;
 
   constructor(
@@ -38,6 +43,7 @@ export class SpaceGuard {
     if (this.quotaAlarm) throw new NoSpaceError();
     if (this.quotaBytes > 0 && this.size + bytes > this.quotaBytes) {
       this.quotaAlarm = true;
+      this.refusedBytes = bytes;
       throw new NoSpaceError();
     }
   }
@@ -46,7 +52,9 @@ export class SpaceGuard {
   sized(bytes: number, committed: boolean): void {
     this.size = bytes;
     if (committed) this.diskAlarm = undefined;
-    if (this.quotaAlarm && bytes <= this.quotaBytes) this.quotaAlarm = false;
+    if (this.quotaBytes <= 0) return;
+    if (bytes > this.quotaBytes) this.quotaAlarm = true;
+    else if (this.quotaAlarm && bytes + this.refusedBytes <= this.quotaBytes) this.quotaAlarm = false;
   }
 
   /** A commit failed with SQLITE_FULL: nothing of it was written. */
@@ -58,7 +66,12 @@ export class SpaceGuard {
   alarms(): StorageAlarm[] {
     if (this.diskAlarm && freeBytes(dirname(this.path)) >= DISK_RECOVERED_BYTES) this.diskAlarm = undefined;
     const out: StorageAlarm[] = [];
-    if (this.quotaAlarm) out.push({ type: 'NOSPACE', message: `database size ${this.size} bytes exceeds the quota of ${this.quotaBytes} bytes` });
+    if (this.quotaAlarm) {
+      const message = this.size > this.quotaBytes
+        ? `database size ${this.size} bytes exceeds the quota of ${this.quotaBytes} bytes`
+        : `database size ${this.size} bytes leaves no room for a write of ${this.refusedBytes} bytes under the quota of ${this.quotaBytes} bytes`;
+      out.push({ type: 'NOSPACE', message });
+    }
     if (this.diskAlarm) out.push({ type: 'NOSPACE', message: this.diskAlarm });
     return out;
   }

@@ -50,7 +50,7 @@ async function freePort(): Promise<number> {
  * resolves once every member reports healthy. Throws with a clear message
  * when etcd is not installed.
  */
-export async function startEtcdCluster(opts: { size?: number; timeoutMs?: number } = {}): Promise<EtcdCluster> {
+export async function startEtcdCluster(opts: { size?: number; timeoutMs?: number; /** more etcd flags for every member, e.g. --quota-backend-bytes */ args?: string[] } = {}): Promise<EtcdCluster> {
   const missing = etcdMissingReason();
   if (missing) throw new Error(`cannot start etcd: ${missing}`);
   const size = opts.size ?? 1;
@@ -75,6 +75,7 @@ export async function startEtcdCluster(opts: { size?: number; timeoutMs?: number
       '--election-timeout', '500',
       '--logger', 'zap',
       '--log-level', 'warn',
+      ...(opts.args ?? []),
     ], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => {
