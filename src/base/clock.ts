@@ -1,3 +1,5 @@
+import { readFileSync, watchFile } from 'node:fs';
+
 /** A timer a Clock started; pass it back to `clearTimeout`. */
 export type TimerHandle = { readonly id: number } | ReturnType<typeof setTimeout>;
 
@@ -41,9 +43,32 @@ export function sleepOn(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, ms: n
   });
 }
 
+/**
+ * TEST ONLY: a step of this process's wall clock, as `faketime` would make
+ * one. When SKIFF_TEST_CLOCK_OFFSET_FILE names a file, its content (a number
+ * of milliseconds, e.g. -3600000) is added to `realClock.now()` and re-read
+ * whenever the file changes, so an e2e test can step a running process's
+ * clock back or forth. Monotonic time and timers are never offset, as a real
+ * step leaves them alone. Never set in production.
+ */
+let wallClockOffsetMs = 0;
+const offsetFile = process.env.SKIFF_TEST_CLOCK_OFFSET_FILE;
+if (offsetFile) {
+  const readOffset = (): void => {
+    try {
+      const ms = Number(readFileSync(offsetFile, 'utf8').trim());
+      wallClockOffsetMs = Number.isFinite(ms) ? ms : 0;
+    } catch {
+      wallClockOffsetMs = 0;
+    }
+  };
+  readOffset();
+  watchFile(offsetFile, { interval: 100, persistent: false }, readOffset);
+}
+
 /** The process's clock: Date.now and the global timers. */
 export const realClock: Clock = {
-  now: () => Date.now(),
+  now: () => Date.now() + wallClockOffsetMs,
   monotonic: () => performance.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout> | undefined),
