@@ -37,6 +37,7 @@ export const CUSTOM_RESOURCE_DEFINITIONS = builtinResource('customresourcedefini
 export const DEPLOYMENTS = builtinResource('deployments', 'apps');
 export const REPLICA_SETS = builtinResource('replicasets', 'apps');
 export const STATEFUL_SETS = builtinResource('statefulsets', 'apps');
+export const HORIZONTAL_POD_AUTOSCALERS = builtinResource('horizontalpodautoscalers', 'autoscaling');
 export const DAEMON_SETS = builtinResource('daemonsets', 'apps');
 export const CONTROLLER_REVISIONS = builtinResource('controllerrevisions', 'apps');
 export const JOBS = builtinResource('jobs', 'batch');

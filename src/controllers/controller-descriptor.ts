@@ -41,6 +41,16 @@ export interface ControllerConfig {
   localPathDir: string;
   /** `--local-path-helper-image`: the image of its helper pods (the process runtime ignores it). */
   localPathHelperImage: string;
+  /** `--horizontal-pod-autoscaler-sync-period`: how often each HorizontalPodAutoscaler is evaluated. */
+  hpaSyncPeriodMs: number;
+  /** `--horizontal-pod-autoscaler-tolerance`: usage ratios within 1 ± this do not rescale. */
+  hpaTolerance: number;
+  /** `--horizontal-pod-autoscaler-downscale-stabilization`: the scale-down window when `behavior` sets none. */
+  hpaDownscaleStabilizationMs: number;
+  /** `--horizontal-pod-autoscaler-cpu-initialization-period`: young pods' cpu samples may be skipped. */
+  hpaCpuInitializationPeriodMs: number;
+  /** `--horizontal-pod-autoscaler-initial-readiness-delay`: readiness changes this soon after start are not trusted. */
+  hpaInitialReadinessDelayMs: number;
   /** `--root-ca-file`: the CA the root-ca-cert-publisher puts in every namespace ('' : the signing CA, if any). */
   rootCaFile?: string;
   /** `--service-account-private-key-file`: the key the serviceaccount-token controller signs legacy tokens with ('' : it does not run). */
@@ -64,6 +74,11 @@ export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = {
   clusterSigningDurationMs: 365 * 24 * 3600 * 1000,
   localPathDir: '/var/lib/skiff/storage',
   localPathHelperImage: 'docker.io/library/busybox:1.36',
+  hpaSyncPeriodMs: 15_000,
+  hpaTolerance: 0.1,
+  hpaDownscaleStabilizationMs: 300_000,
+  hpaCpuInitializationPeriodMs: 300_000,
+  hpaInitialReadinessDelayMs: 30_000,
 };
 
 /** What the controller manager hands every controller it starts. */

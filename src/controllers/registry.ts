@@ -9,6 +9,7 @@ import { controller as disruption } from './disruption/index.js';
 import { controller as endpoints } from './endpoints/index.js';
 import { controller as endpointslice } from './endpointslice/index.js';
 import { controller as garbagecollector } from './garbagecollector/index.js';
+import { controller as horizontalpodautoscaling } from './horizontalpodautoscaler/index.js';
 import { controller as job } from './job/index.js';
 import { controller as localPathProvisioner } from './localpath/index.js';
 import { controller as namespace } from './namespace/index.js';
@@ -33,4 +34,4 @@ import { controller as ttlafterfinished } from './ttlafterfinished/index.js';
  * is `--controllers`: `*`, `foo`, `-foo`). One folder per controller, its
  * `index.ts` exporting `controller`; add it here to ship it.
  */
-export const CONTROLLERS: readonly ControllerDescriptor[] = [clusterroleAggregation, cronjob, csrapproving, csrsigning, daemonset, deployment, disruption, endpoints, endpointslice, garbagecollector, job, localPathProvisioner, namespace, nodeipam, nodelifecycle, persistentvolumeBinder, podgc, replicaset, resourcequota, rootCaCertPublisher, replicationcontroller, serviceaccount, serviceaccountToken, servicelb, statefulset, tainteviction, tokencleaner, ttlafterfinished];
+export const CONTROLLERS: readonly ControllerDescriptor[] = [clusterroleAggregation, cronjob, csrapproving, csrsigning, daemonset, deployment, disruption, endpoints, endpointslice, garbagecollector, horizontalpodautoscaling, job, localPathProvisioner, namespace, nodeipam, nodelifecycle, persistentvolumeBinder, podgc, replicaset, resourcequota, rootCaCertPublisher, replicationcontroller, serviceaccount, serviceaccountToken, servicelb, statefulset, tainteviction, tokencleaner, ttlafterfinished];

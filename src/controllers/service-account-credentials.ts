@@ -24,6 +24,7 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Readonly<Record<string, string>> = {
   endpoint: 'endpoint-controller',
   endpointslice: 'endpointslice-controller',
   garbagecollector: 'generic-garbage-collector',
+  horizontalpodautoscaling: 'horizontal-pod-autoscaler',
   job: 'job-controller',
   namespace: 'namespace-controller',
   nodeipam: 'node-controller',

@@ -81,6 +81,11 @@ function controllerConfigFromFlags(flags: FlagValues, ctx: CommandContext): Cont
     // inside skiff server volumes live under its data dir, as k3s keeps them under its own
     localPathDir: String(flags['local-path-dir'] || (ctx.server ? join(ctx.server.dataDir, 'storage') : DEFAULT_CONTROLLER_CONFIG.localPathDir)),
     localPathHelperImage: String(flags['local-path-helper-image']),
+    hpaSyncPeriodMs: durationFlag(flags, 'horizontal-pod-autoscaler-sync-period'),
+    hpaTolerance: numberFlag(flags, 'horizontal-pod-autoscaler-tolerance'),
+    hpaDownscaleStabilizationMs: durationFlag(flags, 'horizontal-pod-autoscaler-downscale-stabilization'),
+    hpaCpuInitializationPeriodMs: durationFlag(flags, 'horizontal-pod-autoscaler-cpu-initialization-period'),
+    hpaInitialReadinessDelayMs: durationFlag(flags, 'horizontal-pod-autoscaler-initial-readiness-delay'),
   };
 }
 
@@ -111,6 +116,11 @@ export const command: ComponentCommand = {
     'service-account-private-key-file': { type: 'string', default: '', description: 'key the serviceaccount-token controller signs legacy tokens with (inside skiff server: the API server\'s pki/sa.key)' },
     'local-path-dir': { type: 'string', default: '', description: 'where the local-path provisioner puts volumes on each node (inside skiff server: <data-dir>/storage; else /var/lib/skiff/storage)' },
     'local-path-helper-image': { type: 'string', default: 'docker.io/library/busybox:1.36', description: 'image of the local-path provisioner\'s helper pods (they remove volume directories on the node)' },
+    'horizontal-pod-autoscaler-sync-period': { type: 'string', default: '15s', description: 'how often the HPA controller evaluates each HorizontalPodAutoscaler' },
+    'horizontal-pod-autoscaler-tolerance': { type: 'string', default: '0.1', description: 'the HPA leaves the replicas alone while usage/target is within 1 ± this' },
+    'horizontal-pod-autoscaler-downscale-stabilization': { type: 'string', default: '5m0s', description: 'the HPA scales down to the highest recommendation of this window (when behavior sets none)' },
+    'horizontal-pod-autoscaler-cpu-initialization-period': { type: 'string', default: '5m0s', description: 'after a pod starts, cpu samples from before its readiness are skipped this long' },
+    'horizontal-pod-autoscaler-initial-readiness-delay': { type: 'string', default: '30s', description: 'after a pod starts, readiness changes are treated as its initial readiness this long' },
     'use-service-account-credentials': { type: 'string', default: '', description: 'each controller acts as its own kube-system service account (default: true inside skiff server, false standalone)' },
     ...leaderElectionFlags('kube-system/kube-controller-manager'),
     ...healthFlags(DEFAULT_HEALTH_PORT),
