@@ -18,18 +18,23 @@ async function until<T>(what: string, fn: () => T | undefined | false, ms = 5000
   }
 }
 
-function setup(dir: string) {
+function setup(dir: string, opts: { confirmDeletion?: (p: Pod, worker: PodWorker) => Promise<void>; quietRuntime?: boolean } = {}) {
   const runtime = new FakeRuntime();
   const statuses: PodStatus[] = [];
   const confirmed: string[] = [];
   let worker: PodWorker | undefined;
-  runtime.onContainerEvent(() => void worker?.request());
+  runtime.onContainerEvent(() => {
+    if (!opts.quietRuntime) void worker?.request();
+  });
   const make = (pod: Pod) => {
     worker = new PodWorker(pod, {
       runtime, rootDir: dir, hostIP: '10.0.0.1', allocatable: () => ({ cpu: '2' }), logger: createLogger('test', {}, () => undefined),
       objects: { configMap: () => undefined, secret: () => undefined },
       writeStatus: async (_p, s) => void statuses.push(s),
-      confirmDeletion: async (p) => void confirmed.push(p.metadata!.name!),
+      confirmDeletion: async (p) => {
+        await opts.confirmDeletion?.(p, worker!);
+        confirmed.push(p.metadata!.name!);
+      },
     });
     return worker;
   };
@@ -90,5 +95,31 @@ test('a container without a command waits with CreateContainerError and a clear 
   assert.equal(c?.state?.waiting?.reason, 'CreateContainerError');
   assert.equal(t.last()?.phase, 'Pending');
   await w.remove();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a deletion whose confirmation fails in two syncs back to back is retried until confirmed', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'skiff-pw-'));
+  let failures = 2;
+  // the API server is down: the DELETE fails while a watch delivery asks for another sync at once (found by the chaos soak)
+  const t = setup(dir, {
+    // no container events: only the worker's own resync may retry
+    quietRuntime: true,
+    confirmDeletion: async (_p, worker) => {
+      if (failures <= 0) return;
+      // the first failure comes with a watch delivery asking for another sync at once
+      if (failures-- === 2) void worker.request();
+      throw new Error('DELETE /api/v1/namespaces/default/pods/p: socket hang up');
+    },
+  });
+  const pod: Pod = { metadata: { name: 'p', namespace: 'default', uid: 'u5' }, spec: { containers: [{ name: 'c', command: ['sleep', '30'] }] } };
+  const w = t.make(pod);
+  await w.request();
+  await until('running', () => t.last()?.phase === 'Running');
+  w.update({ ...pod, metadata: { ...pod.metadata, deletionTimestamp: new Date().toISOString(), deletionGracePeriodSeconds: 5 } });
+  await w.request();
+  await until('the deletion confirmed after the failures', () => t.confirmed.includes('p'));
+  assert.equal(failures, 0);
+  await until('the worker done', () => w.done);
   await rm(dir, { recursive: true, force: true });
 });

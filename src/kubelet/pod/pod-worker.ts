@@ -147,7 +147,7 @@ export class PodWorker {
   /** The kubelet is shutting down: no more syncs or status writes; containers are left as they are. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.clock.clearTimeout(this.timer);
+    this.cancelResync();
     for (const r of this.records.values()) r.probes?.abort();
     await this.loop;
   }
@@ -183,6 +183,17 @@ export class PodWorker {
     // a timer's resync is not caused by whatever sync armed it
     this.timer = this.clock.setTimeout(() => context.with(detachedContext(), () => void this.request()), ms);
     if ('unref' in this.timer) this.timer.unref();
+  }
+
+  /**
+   * Cancels the pending resync and forgets it, so the next `later` arms a
+   * new one: a cleared timer still in `this.timer` would pass for a pending
+   * resync, and a failed termination would never be retried.
+   */
+  private cancelResync(): void {
+    this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = 0;
   }
 
   private key(): string {
@@ -559,7 +570,7 @@ export class PodWorker {
 
   /** Graceful termination: preStop, SIGTERM, SIGKILL after the grace period, then confirm the delete. */
   private async terminate(): Promise<void> {
-    this.clock.clearTimeout(this.timer);
+    this.cancelResync();
     await this.stopAll(this.gone ? 0 : this.gracePeriod());
     if (this.sandboxId) await this.deps.runtime.removePodSandbox(this.sandboxId);
     this.sandboxId = undefined;
