@@ -101,7 +101,7 @@ export class SoakCluster {
       apiPort = await this.balancer.start();
     }
     this.kubeconfig = join(dir, 'components.kubeconfig');
-    await writeFile(this.kubeconfig, admin.replace(/server: https:\/\/[^\s]+/, `server: https://127.0.0.1:${apiPort}`));
+    await writeFile(this.kubeconfig, admin.replace(/server: "?https:\/\/[^\s"]+"?/, `server: https://127.0.0.1:${apiPort}`));
     const kc = this.kubeconfig;
     const election = ['--leader-elect-lease-duration', '6', '--leader-elect-renew-deadline', '4', '--leader-elect-retry-period', '1'];
 
