@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import type { HorizontalPodAutoscaler, HorizontalPodAutoscalerSpec } from 'kubernetes-types/autoscaling/v2.js';
 import type { Event, Pod } from 'kubernetes-types/core/v1.js';
-import { DEPLOYMENTS, EVENTS, HORIZONTAL_POD_AUTOSCALERS, PODS } from '../../api/resource-refs.js';
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+import { CUSTOM_RESOURCE_DEFINITIONS, DEPLOYMENTS, EVENTS, HORIZONTAL_POD_AUTOSCALERS, PODS } from '../../api/resource-refs.js';
 import { FakeClock } from '../../base/fake-clock.js';
 import { Lister } from '../../client/cache/lister.js';
 import { MapIndexer } from '../../client/cache/map-indexer.js';
@@ -181,4 +182,37 @@ test('min/max and zero replicas: below min rescales, zero disables scaling', asy
 test('a deleted autoscaler is forgotten and not requeued', async () => {
   hpaIndex.replace([], '');
   assert.equal(await reconciler.reconcile('ns/gone', new AbortController().signal), undefined);
+});
+
+test('a custom resource with a scale subresource is a target too (found through discovery)', async () => {
+  const widgets = { group: 'example.com', version: 'v1', resource: 'widgets' };
+  await api.client.resource(CUSTOM_RESOURCE_DEFINITIONS).create({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+      versions: [{
+        name: 'v1', served: true, storage: true,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer' } } }, status: { type: 'object', properties: { replicas: { type: 'integer' }, selector: { type: 'string' } } } } } },
+        subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+      }],
+    },
+  } as CustomResourceDefinition);
+  const crs = () => api.client.resource<{ apiVersion: string; kind: string; metadata: { name: string }; spec: { replicas: number }; status?: object }>(widgets, { namespaced: true }).namespace('ns');
+  const deadline = Date.now() + 10_000;
+  while (!(await crs().list().then(() => true, () => false))) {
+    if (Date.now() > deadline) throw new Error('widgets not served in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const w = await crs().create({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'web' }, spec: { replicas: 2 } });
+  await crs().updateStatus({ ...w, status: { replicas: 2, selector: 'app=web' } });
+  await runningPod('a', 90);
+  await runningPod('b', 110);
+  await hpa({ scaleTargetRef: { apiVersion: 'example.com/v1', kind: 'Widget', name: 'web' } });
+  const h = await reconcile();
+  assert.equal((await crs().get('web')).spec.replicas, 4);
+  assert.equal(condition(h, 'AbleToScale')?.reason, 'SucceededRescale');
 });
