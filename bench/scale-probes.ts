@@ -187,3 +187,19 @@ export function cpuSeconds(pid: number | undefined): number {
     return NaN;
   }
 }
+
+/** The API server's request counts by verb and resource (from its apiserver_request_total), most first. */
+export async function requestCounts(client: Client): Promise<{ key: string; count: number }[]> {
+  const res = await client.rest.stream({ method: 'GET', path: '/metrics' });
+  let text = '';
+  for await (const chunk of res) text += String(chunk);
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('apiserver_request_total{')) continue;
+    const verb = /verb="([^"]*)"/.exec(line)?.[1] ?? '';
+    const resource = /resource="([^"]*)"/.exec(line)?.[1] ?? '';
+    const key = `${verb} ${resource}`;
+    counts.set(key, (counts.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
+  }
+  return [...counts].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count);
+}

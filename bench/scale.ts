@@ -1,4 +1,5 @@
 import { cpus, loadavg, totalmem } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ConfigMap, Namespace, Service } from 'kubernetes-types/core/v1.js';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
@@ -7,7 +8,7 @@ import { Client, loadKubeconfig } from '../src/client/rest/index.js';
 import { startEtcdCluster, type EtcdCluster } from '../src/storage/etcd/testing/etcd-cluster.js';
 import { removeDir, startServer, type ServerProcess } from '../test/e2e/harness.js';
 import { startComponent, type ComponentProcess } from './component-process.js';
-import { cpuSeconds, newSlis, PodTracker, rssMiB, runReadProbes, runWatchProbes, type Samples } from './scale-probes.js';
+import { cpuSeconds, newSlis, PodTracker, requestCounts, rssMiB, runReadProbes, runWatchProbes, type Samples } from './scale-probes.js';
 import { configMap, deployment, namespace, planWorkload, service } from './scale-workload.js';
 import { DeliveryLedger, fmt, percentile, runConcurrent } from './stats.js';
 
@@ -61,6 +62,7 @@ export async function run(args: string[]): Promise<void> {
       timeout: { type: 'string', default: '240' },
       steady: { type: 'string', default: '15' },
       concurrency: { type: 'string', default: '16' },
+      profile: { type: 'string' },
     },
   });
   const nodes = Number(values.nodes);
@@ -80,13 +82,15 @@ export async function run(args: string[]): Promise<void> {
   try {
     if (values.storage === 'etcd') etcd = await startEtcdCluster({ size: 1 });
     else if (values.storage !== 'sqlite') throw new Error(`--storage ${values.storage}: want sqlite or etcd`);
-    server = await startServer({ command: 'apiserver', args: etcd ? ['--storage', etcd.storageUrl] : [], timeoutMs: 60_000 });
+    const prof = values.profile ? resolve(values.profile) : undefined;
+    server = await startServer({ command: 'apiserver', args: etcd ? ['--storage', etcd.storageUrl] : [], timeoutMs: 60_000, nodeArgs: prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : [] });
     const kc = server.kubeconfig;
     const common = ['--kubeconfig', kc, '--kube-api-qps', COMPONENT_QPS, '--kube-api-burst', String(2 * Number(COMPONENT_QPS))];
-    const cm = startComponent({ command: 'controller-manager', args: [...common, '--no-leader-elect', '--health-port', '0'] });
-    const scheduler = startComponent({ command: 'scheduler', args: [...common, '--no-leader-elect', '--health-port', '0'] });
-    const simulate = startComponent({ command: 'simulate', args: ['--kubeconfig', kc, '--nodes', String(nodes)] });
+    const cm = startComponent({ command: 'controller-manager', args: [...common, '--no-leader-elect', '--health-port', '0'], cpuProfileDir: prof });
+    const scheduler = startComponent({ command: 'scheduler', args: [...common, '--no-leader-elect', '--health-port', '0'], cpuProfileDir: prof });
+    const simulate = startComponent({ command: 'simulate', args: ['--kubeconfig', kc, '--nodes', String(nodes)], cpuProfileDir: prof });
     components.push(cm, scheduler, simulate);
+    if (prof) out(`  CPU profiles into ${prof}: apiserver pid ${server.proc.pid}, controller-manager ${cm.proc.pid}, scheduler ${scheduler.proc.pid}, simulate ${simulate.proc.pid}`);
     const procs: [string, number | undefined][] = [['apiserver', server.proc.pid], ['controller-manager', cm.proc.pid], ['scheduler', scheduler.proc.pid], ['simulate', simulate.proc.pid], ...(etcd ? etcd.members.map((m): [string, number | undefined] => ['etcd', m.process?.pid]) : [])];
     for (const [name, pid] of procs) rss.set(name, { pid, peak: 0 });
     sampler = setInterval(() => {
@@ -172,6 +176,9 @@ export async function run(args: string[]): Promise<void> {
     out(`  RSS MiB (peak / at full size): ${[...rss].map(([n, r]) => `${n} ${fmt(r.peak, 0)} / ${fmt(r.atFull ?? NaN, 0)}`).join(', ')}`);
     // a process that used far less than the wall time was starved of CPU (a busy machine), not busy itself
     out(`  CPU seconds from the first create to full size or the deadline (wall ${fmt(fullMs / 1000, 0)} s): ${[...rss].map(([n, r]) => `${n} ${fmt((r.cpuAtFull ?? NaN) - (r.cpuAtBuild ?? NaN), 0)}`).join(', ')}; load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}`);
+    const counts = await requestCounts(client).catch(() => []);
+    const writes = counts.filter((c) => /^(create|update|patch|delete|deletecollection|apply) /i.test(c.key)).reduce((a, c) => a + c.count, 0);
+    out(`  API requests: ${counts.reduce((a, c) => a + c.count, 0)}, of which writes ${writes} (${fmt(writes / Math.max(1, tracker.running), 1)} per Running pod); top: ${counts.slice(0, 14).map((c) => `${c.key} ${c.count}`).join(', ')}`);
     client.close();
   } catch (err) {
     failures.push(`run failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -36,7 +36,7 @@ function disableNetpol(args: readonly string[]): string[] {
 }
 
 /** Starts `skiff <command>` and resolves once it prints its KUBECONFIG line. */
-export async function startServer(opts: { command?: string; dataDir?: string; args?: string[]; timeoutMs?: number; wrap?: string[] } = {}): Promise<ServerProcess> {
+export async function startServer(opts: { command?: string; dataDir?: string; args?: string[]; timeoutMs?: number; wrap?: string[]; /** node's own flags (e.g. --cpu-prof) */ nodeArgs?: string[] } = {}): Promise<ServerProcess> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'skiff-e2e-')));
   const command = opts.command ?? 'server';
   // these scenarios run host commands as pods: the process runtime, even where containerd is installed (containers-*.test.ts use containerd)
@@ -45,7 +45,7 @@ export async function startServer(opts: { command?: string; dataDir?: string; ar
   const proxyMode = command === 'server' && !(opts.args ?? []).includes('--proxy-mode') ? ['--proxy-mode', 'userspace'] : [];
   // … nor enforce network policies there: the netpol component is left out with them
   const extra = proxyMode.length > 0 ? disableNetpol(opts.args ?? []) : (opts.args ?? []);
-  const args = [SKIFF, command, '--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', '0', ...runtime, ...proxyMode, ...extra];
+  const args = [...(opts.nodeArgs ?? []), SKIFF, command, '--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', '0', ...runtime, ...proxyMode, ...extra];
   // `wrap` runs the server under another command (e.g. in a network namespace of its own), which must exec it
   const proc = opts.wrap ? spawn(opts.wrap[0], [...opts.wrap.slice(1), process.execPath, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' } }) : spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SKIFF_LOG_LEVEL: 'info' } });
   let stderr = '';

@@ -12,12 +12,29 @@ export function findTypeError(obj: unknown, gvk: GroupVersionKind, defs: Definit
   const name = definitionNameForKind(gvk.group, gvk.version, gvk.kind);
   const root = name ? defs[name] : undefined;
   if (!root) return undefined;
-  return check(obj, { $ref: `#/definitions/${name}` }, gvk.kind, defs);
+  return check(obj, { $ref: `#/definitions/${name}` }, { key: gvk.kind }, defs);
 }
 
+/** A field's path, joined into `Deployment.spec.replicas` only when an error names it (most checks pass). */
+interface FieldPath {
+  parent?: FieldPath;
+  key: string;
+}
+
+const pathText = (p: FieldPath): string => (p.parent ? `${pathText(p.parent)}.${p.key}` : p.key);
+
+/* $ref chains resolved once per schema object and definitions table (the walk meets the same schemas for every request). */
+const resolved = new WeakMap<Definitions, WeakMap<OpenApiSchema, OpenApiSchema | null>>();
+
 function resolve(schema: OpenApiSchema, defs: Definitions): OpenApiSchema | undefined {
+  if (!schema.$ref) return schema;
+  let byDefs = resolved.get(defs);
+  if (!byDefs) resolved.set(defs, (byDefs = new WeakMap()));
+  const hit = byDefs.get(schema);
+  if (hit !== undefined) return hit ?? undefined;
   let s: OpenApiSchema | undefined = schema;
   for (let hops = 0; s?.$ref && hops < 16; hops++) s = defs[refName(s.$ref)];
+  byDefs.set(schema, s ?? null);
   return s;
 }
 
@@ -49,12 +66,12 @@ function goType(schema: OpenApiSchema, defs: Definitions): string {
   }
 }
 
-function mismatch(value: unknown, path: string, schema: OpenApiSchema, defs: Definitions): string {
+function mismatch(value: unknown, path: FieldPath, schema: OpenApiSchema, defs: Definitions): string {
   const shown = typeof value === 'number' && !Number.isInteger(value) ? `number ${value}` : jsonType(value);
-  return `json: cannot unmarshal ${shown} into Go struct field ${path} of type ${goType(schema, defs)}`;
+  return `json: cannot unmarshal ${shown} into Go struct field ${pathText(path)} of type ${goType(schema, defs)}`;
 }
 
-function check(value: unknown, schema: OpenApiSchema, path: string, defs: Definitions): string | undefined {
+function check(value: unknown, schema: OpenApiSchema, path: FieldPath, defs: Definitions): string | undefined {
   if (value === null || value === undefined || schema['x-kubernetes-preserve-unknown-fields']) return undefined;
   const s = resolve(schema, defs);
   if (!s || s['x-kubernetes-preserve-unknown-fields']) return undefined;
@@ -87,11 +104,14 @@ function check(value: unknown, schema: OpenApiSchema, path: string, defs: Defini
   }
 }
 
-function checkObject(value: unknown, s: OpenApiSchema, path: string, defs: Definitions, fail: () => string): string | undefined {
+function checkObject(value: unknown, s: OpenApiSchema, path: FieldPath, defs: Definitions, fail: () => string): string | undefined {
   if (typeof value !== 'object' || Array.isArray(value)) return fail();
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    const prop = s.properties?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-    const err = prop ? check(v, prop, s.properties?.[key] ? `${path}.${key}` : path, defs) : undefined;
+  const obj = value as Record<string, unknown>;
+  for (const key in obj) {
+    if (!Object.hasOwn(obj, key)) continue;
+    const own = s.properties && Object.hasOwn(s.properties, key) ? s.properties[key] : undefined;
+    const prop = own ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    const err = prop ? check(obj[key], prop, own ? { parent: path, key } : path, defs) : undefined;
     if (err) return err;
   }
   return undefined;

@@ -6,8 +6,7 @@ import { readBody } from '../http/body.js';
 import { parseJson, parseYaml } from '../http/decode.js';
 import { parseMediaType } from '../http/media-type.js';
 import { optionalBoolParam } from '../../machinery/query/query-values.js';
-import { writeBody } from '../http/respond.js';
-import { render } from './render.js';
+import { writeObject } from './render.js';
 import type { RequestScope } from './scope.js';
 import { validateFields, writeOptions, type WriteOptions } from './write-options.js';
 import { apply, conflictsToApiError, listSchemaForKind } from '../../machinery/managedfields/index.js';
@@ -102,7 +101,7 @@ export async function handlePatch(scope: RequestScope): Promise<void> {
       trace: scope.trace,
     },
   );
-  writeBody(scope.res, created ? 201 : 200, ...render(scope, object));
+  writeObject(scope, created ? 201 : 200, object);
 }
 
 function checkIdentity(scope: RequestScope, current: KubeObject, patched: KubeObject): void {

@@ -1,6 +1,7 @@
 import type { KubeList, KubeObject } from '../../api/object.js';
 import { buildTable } from '../tables/index.js';
-import type { Rendering } from '../http/respond.js';
+import { writeBody, writeJsonText, type Rendering } from '../http/respond.js';
+import { writtenJson } from '../registry/codec.js';
 import type { RequestScope } from './scope.js';
 
 type IncludeObject = 'None' | 'Metadata' | 'Object';
@@ -64,4 +65,11 @@ export function renderWatchObject(scope: RequestScope, r: Rendering, obj: KubeOb
   }
   if (r.kind === 'metadata') return partialMetadata(obj, r.version);
   return obj;
+}
+
+/** Answers a write with its object: as JSON, the bytes just stored (no second encoding); otherwise rendered. */
+export function writeObject(scope: RequestScope, code: number, obj: KubeObject): void {
+  const json = scope.rendering.kind === 'json' ? writtenJson(obj) : undefined;
+  if (json !== undefined) writeJsonText(scope.res, code, json);
+  else writeBody(scope.res, code, ...render(scope, obj));
 }

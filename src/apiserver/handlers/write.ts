@@ -1,7 +1,6 @@
 import { badRequest } from '../../machinery/api-error.js';
-import { writeBody } from '../http/respond.js';
 import { checkName, readObjectAndText } from './object-body.js';
-import { render } from './render.js';
+import { writeObject } from './render.js';
 import type { RequestScope } from './scope.js';
 import { writeAdmission } from './write-admission.js';
 import { partialSubresource } from './partial-subresource.js';
@@ -15,7 +14,7 @@ export async function handleCreate(scope: RequestScope): Promise<void> {
     throw badRequest('name or generateName is required');
   }
   const created = await scope.store.create(obj, { ...opts, admission: writeAdmission(scope, opts.dryRun), trace: scope.trace });
-  writeBody(scope.res, 201, ...render(scope, created));
+  writeObject(scope, 201, created);
 }
 
 export async function handleUpdate(scope: RequestScope): Promise<void> {
@@ -26,5 +25,5 @@ export async function handleUpdate(scope: RequestScope): Promise<void> {
   const subresource = partialSubresource(scope.info.subresource);
   const admission = writeAdmission(scope, opts.dryRun);
   const { object, created } = await scope.store.update(scope.info.namespace, scope.info.name, obj, { ...opts, subresource, admission, trace: scope.trace });
-  writeBody(scope.res, created ? 201 : 200, ...render(scope, object));
+  writeObject(scope, created ? 201 : 200, object);
 }

@@ -101,7 +101,10 @@ export class MetricsScraper {
       for (const [key, point] of scrape.containers) this.record(`container/${key}`, name, point, seen);
     }));
     for (const [key, s] of this.series) if (!seen.has(key) && !failed.has(s.node)) this.series.delete(key);
-    this.current = this.build(nodes, await this.opts.pods());
+    // the pods are read only for their containers' series: a cluster of kubelets reporting none (simulated nodes) lists none
+    let containers = false;
+    for (const key of this.series.keys()) if ((containers = key.startsWith('container/'))) break;
+    this.current = this.build(nodes, containers ? await this.opts.pods() : []);
   }
 
   private record(key: string, node: string, point: ResourcePoint, seen: Set<string>): void {

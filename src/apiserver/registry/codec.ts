@@ -46,3 +46,19 @@ export function encodedJson(kv: KeyValue, revision = kv.modRevision): string {
   if (at > 0) return `${s.slice(0, at)}"resourceVersion":"${revision}"${s.slice(at + RV_PLACEHOLDER.length)}`;
   return escapeGoJson(JSON.stringify(decodeObject(kv, revision)));
 }
+
+/* The kv each freshly written object was decoded from: a write's response can then be the stored bytes, not a second encoding. */
+const written = new WeakMap<KubeObject, KeyValue>();
+
+/** decodeObject of what a write just stored, remembered for writtenJson. */
+export function decodeWritten(kv: KeyValue, revision = kv.modRevision): KubeObject {
+  const obj = decodeObject(kv, revision);
+  written.set(obj, revision === kv.modRevision ? kv : { ...kv, modRevision: revision });
+  return obj;
+}
+
+/** The stored JSON (resourceVersion spliced in) of an object that came from decodeWritten, or undefined. Holders must not have changed it. */
+export function writtenJson(obj: KubeObject): string | undefined {
+  const kv = written.get(obj);
+  return kv && encodedJson(kv);
+}

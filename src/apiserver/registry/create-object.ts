@@ -5,7 +5,7 @@ import { applyDefaults } from '../../api/defaults/index.js';
 import { alreadyExists } from '../../machinery/api-error.js';
 import { setManagedFields, updateManagedFields } from '../../machinery/managedfields/index.js';
 import { formatTime } from '../../machinery/time.js';
-import { decodeObject, encodeObject } from './codec.js';
+import { decodeWritten, encodeObject } from './codec.js';
 import { tracedCommit, tracedStage } from '../trace/request-trace.js';
 import { throwIfInvalid, type StoreContext, type WriteParams } from './store-context.js';
 
@@ -55,7 +55,7 @@ export async function createObject(ctx: StoreContext, obj: KubeObject, params: W
     if (params.dryRun) return obj;
     const value = encodeObject(obj);
     const res = await tracedCommit(params.trace, 'create', key, () => ctx.storage.create(key, value));
-    if (res.succeeded) return decodeObject(res.kv);
+    if (res.succeeded) return decodeWritten(res.kv);
     await ctx.strategy.afterDelete?.(obj);
     retry();
   }

@@ -4,7 +4,7 @@ import { applyDefaults } from '../../api/defaults/index.js';
 import { conflict, notFound, STALE_OBJECT_MESSAGE } from '../../machinery/api-error.js';
 import { setManagedFields, updateManagedFields } from '../../machinery/managedfields/index.js';
 import type { KeyValue } from '../../storage/storage.js';
-import { decodeObject, encodeObject } from './codec.js';
+import { decodeObject, decodeWritten, encodeObject } from './codec.js';
 import { createObject } from './create-object.js';
 import { deepEqual } from './deep-equal.js';
 import { tracedCommit, tracedStage } from '../trace/request-trace.js';
@@ -27,7 +27,8 @@ export async function guaranteedUpdate(
   for (let attempt = 0; attempt < MAX_GUARANTEED_UPDATE_ATTEMPTS; attempt++) {
     const current = kv ? decodeObject(kv) : undefined;
     if (!current && !opts.allowCreate) throw notFound(ctx.groupResource, name);
-    const desired = await tryUpdate(current ? structuredClone(current) : undefined);
+    // a second parse of the stored text is the cheapest deep copy
+    const desired = await tryUpdate(current ? decodeObject(kv!) : undefined);
     if (!current) {
       const created = await createObject(ctx, desired, opts);
       return { object: created, created: true };
@@ -48,7 +49,7 @@ export async function guaranteedUpdate(
     const value = encodeObject(desired);
     const revision = (kv as KeyValue).modRevision;
     const res = await tracedCommit(opts.trace, 'update', key, () => ctx.storage.update(key, value, revision));
-    if (res.succeeded) return { object: decodeObject(res.kv), created: false };
+    if (res.succeeded) return { object: decodeWritten(res.kv), created: false };
     kv = res.current;
   }
   throw conflict(ctx.groupResource, name, STALE_OBJECT_MESSAGE);

@@ -9,7 +9,7 @@ import { addedFields, changedFields, compareObjects, type Comparison } from './c
 import { decodeManagedFields, defaultResetFields, encodeManagedFields, formatTime, ownableFields, ownerId, type FieldOwner } from './field-owners.js';
 import { FieldSet } from './field-set.js';
 import { deducedSchema, type ListSchema } from './list-schema.js';
-import { isResetManagedFields, ownersOf, shallowWithoutManagedFields, withoutManagedFields } from './managed-object.js';
+import { isResetManagedFields, ownersOf, shallowWithoutManagedFields } from './managed-object.js';
 import { releaseChangedFields } from './ownership.js';
 
 export interface UpdateManagedFieldsOptions {
@@ -33,9 +33,9 @@ export interface UpdateManagedFieldsOptions {
 export function updateManagedFields(o: UpdateManagedFieldsOptions): ManagedFieldsEntry[] {
   const schema = o.schema ?? deducedSchema;
   const owners = startingOwners(o);
-  // a create changes every field: skip the comparison (and the copies it needs)
+  // a create changes every field: skip the comparison; the comparison only reads, so it needs no copies
   const c: Comparison = o.old
-    ? compareObjects(withoutManagedFields(o.old), withoutManagedFields(o.new), schema)
+    ? compareObjects(shallowWithoutManagedFields(o.old), shallowWithoutManagedFields(o.new), schema)
     : { added: addedFields(shallowWithoutManagedFields(o.new), schema), modified: new FieldSet(), removed: new FieldSet() };
   const writer: FieldOwner = { manager: o.manager, operation: 'Update', apiVersion: o.apiVersion, fields: ownableFields(changedFields(c), o.resetFields ?? defaultResetFields(o.subresource)) };
   if (o.subresource) writer.subresource = o.subresource;
