@@ -143,12 +143,14 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     const counts = new Map<string, number>();
     const zonal = constraints.filter((c) => c.topologyKey !== HOSTNAME);
     if (zonal.length > 0) {
+      const checkNode = zonal.map((c) => mayExcludeNodes(c, pod.pod));
       for (const ni of this.handle.snapshot.list()) {
         const node = ni.node!;
         if (!hasAllKeys(node, constraints)) continue;
         const labels = node.metadata?.labels ?? {};
-        for (const c of zonal) {
-          if (!nodeCounts(c, pod.pod, node)) continue;
+        for (let z = 0; z < zonal.length; z++) {
+          const c = zonal[z];
+          if (checkNode[z] && !nodeCounts(c, pod.pod, node)) continue;
           const key = pair(c.topologyKey, labels[c.topologyKey]);
           if (!domains[constraints.indexOf(c)].has(labels[c.topologyKey])) continue;
           counts.set(key, (counts.get(key) ?? 0) + countMatching(ni, c.selector, ns));

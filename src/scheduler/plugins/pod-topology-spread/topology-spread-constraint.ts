@@ -56,13 +56,37 @@ export function hasAllKeys(node: Node, constraints: readonly Constraint[]): bool
   return true;
 }
 
+/*
+ * Per node: matching-pod counts by namespace and selector, valid while the
+ * node's generation stands. Spreading one workload asks every node the same
+ * question for each of its pods, and between two pods only the node the
+ * last one landed on changed: a cached answer turns a scan of every pod in
+ * the cluster per scheduling attempt into a look-up per node.
+ */
+const matchCache = new WeakMap<NodeInfo, { generation: number; counts: Map<string, number> }>();
+const selectorKeys = new WeakMap<Selector, string>();
+
 /** Pods on the node in the pod's namespace matching the selector (terminating pods excluded). */
 export function countMatching(node: NodeInfo, selector: Selector, namespace: string): number {
+  if (node.pods.length === 0) return 0;
+  let entry = matchCache.get(node);
+  if (!entry || entry.generation !== node.generation) matchCache.set(node, (entry = { generation: node.generation, counts: new Map() }));
+  let selectorKey = selectorKeys.get(selector);
+  if (selectorKey === undefined) {
+    // the empty selector (everything) and the null one (nothing) both print as ''
+    const text = selector.toString();
+    selectorKey = text !== '' ? text : selector.empty() ? '*' : '!';
+    selectorKeys.set(selector, selectorKey);
+  }
+  const key = `${namespace}\0${selectorKey}`;
+  const cached = entry.counts.get(key);
+  if (cached !== undefined) return cached;
   let n = 0;
   for (const p of node.pods) {
     const m = p.pod.metadata;
     if (m?.namespace !== namespace || m.deletionTimestamp) continue;
     if (selector.matches(m.labels)) n++;
   }
+  entry.counts.set(key, n);
   return n;
 }
