@@ -8,7 +8,12 @@ import type { AuditEvent, ResponseStatus } from './event.js';
 
 /** A response body that was written as ready-made JSON text (a list served from stored items). */
 export class RawJson {
-  constructor(readonly text: string) {}
+  /** The text itself, or parts to join (a list's pre-serialized items), joined only if an audit level asks for the body. */
+  constructor(private readonly source: string | readonly Uint8Array[]) {}
+
+  get text(): string {
+    return typeof this.source === 'string' ? this.source : Buffer.concat(this.source).toString('utf8');
+  }
 }
 
 /** Receives finished audit events (the log backend). */

@@ -1,6 +1,6 @@
 import { listEnvelopeGoForm } from '../../api/json/go-form.js';
 import type { KubeObject } from '../../api/object.js';
-import { writeBody, writeJsonText } from '../http/respond.js';
+import { writeBody, writeJsonParts } from '../http/respond.js';
 import { parseListOptions, validateListOptions } from '../../machinery/query/options.js';
 import { selectionFrom } from '../selection.js';
 import type { RequestScope } from './scope.js';
@@ -15,6 +15,9 @@ export async function handleGet(scope: RequestScope): Promise<void> {
 }
 
 /** `causes`: the side store of write causes, for skiff's informers that ask (header `X-Skiff-Watch-Causes: true`). */
+const COMMA = Buffer.from(',');
+const LIST_END = Buffer.from(']}');
+
 export async function handleList(scope: RequestScope, writeCauses?: WriteCauses): Promise<void> {
   const { query } = scope;
   const opts = parseListOptions(query);
@@ -34,7 +37,10 @@ export async function handleList(scope: RequestScope, writeCauses?: WriteCauses)
     // items are already JSON text: assemble the list around them
     const { items: _items, rawItems, ...head } = list;
     const prefix = JSON.stringify(listEnvelopeGoForm({ ...head, items: [] })).slice(0, -'"items":[]}'.length - 1);
-    writeJsonText(scope.res, 200, `${prefix},"items":[${rawItems.join(',')}]}`);
+    const parts: Uint8Array[] = [Buffer.from(`${prefix},"items":[`)];
+    rawItems.forEach((item, i) => (i > 0 ? parts.push(COMMA, item) : parts.push(item)));
+    parts.push(LIST_END);
+    writeJsonParts(scope.res, 200, parts);
     return;
   }
   if (causes) {

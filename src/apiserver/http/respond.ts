@@ -116,6 +116,20 @@ export function writeJsonText(res: ServerResponse, code: number, json: string): 
   res.end(buf);
 }
 
+/** Writes JSON already serialized as parts (a list around its items' stored bytes): one buffer, no string in between. */
+export function writeJsonParts(res: ServerResponse, code: number, parts: readonly Uint8Array[]): void {
+  if (wantsPretty(res)) {
+    writeJsonText(res, code, Buffer.concat(parts).toString('utf8'));
+    return;
+  }
+  auditResponseObject(res, new RawJson(parts));
+  const buf = Buffer.concat([...parts, NEWLINE]);
+  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': String(buf.length) });
+  res.end(buf);
+}
+
+const NEWLINE = Buffer.from('\n');
+
 /** The one place errors become HTTP responses. */
 export function writeError(res: ServerResponse, err: ApiError): void {
   if (res.headersSent) {

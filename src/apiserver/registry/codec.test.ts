@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeObject, encodedJson, encodeObject } from './codec.js';
+import { decodeObject, encodedJson, encodedJsonBytes, encodeObject } from './codec.js';
 
 const kv = (value: Uint8Array, modRevision = 7) => ({ key: '/registry/pods/a/b', value, createRevision: 3, modRevision });
 
@@ -36,4 +36,16 @@ test('escapes HTML characters as Go does', () => {
 test('falls back to parsing values stored in the earlier layout', () => {
   const legacy = Buffer.from(JSON.stringify({ metadata: { name: 'x', resourceVersion: '0' }, kind: 'Pod' }));
   assert.deepEqual(JSON.parse(encodedJson(kv(legacy), 5)), { metadata: { name: 'x', resourceVersion: '5' }, kind: 'Pod' });
+});
+
+test('the list form as bytes is encodedJson, made once per KeyValue', () => {
+  const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'a' }, data: { html: '<é>', resourceVersion: '0' } };
+  const stored = kv(encodeObject(obj), 9);
+  const bytes = encodedJsonBytes(stored);
+  assert.equal(bytes.toString('utf8'), encodedJson(stored));
+  assert.equal(encodedJsonBytes(stored), bytes, 'the same KeyValue answers from memory');
+  const moved = kv(encodeObject(obj), 10);
+  assert.match(encodedJsonBytes(moved).toString('utf8'), /"resourceVersion":"10"/, 'another KeyValue (a new revision) gets its own');
+  const legacy = kv(Buffer.from(JSON.stringify({ metadata: { name: 'x', resourceVersion: '0' }, kind: 'Pod' })), 5);
+  assert.equal(encodedJsonBytes(legacy).toString('utf8'), encodedJson(legacy));
 });

@@ -47,6 +47,30 @@ export function encodedJson(kv: KeyValue, revision = kv.modRevision): string {
   return escapeGoJson(JSON.stringify(decodeObject(kv, revision)));
 }
 
+const RV_PLACEHOLDER_BYTES = Buffer.from(RV_PLACEHOLDER);
+const LEGACY_PREFIX_BYTES = Buffer.from(LEGACY_METADATA_PREFIX);
+/*
+ * Each object's list form, made once per KeyValue: the watch cache keeps the
+ * same KeyValue for as long as the object is unchanged, so a list from the
+ * cache sends pre-serialized bytes (upstream's cachingObject); a storage
+ * read makes fresh KeyValues, whose entries go with them.
+ */
+const listForms = new WeakMap<KeyValue, Buffer>();
+
+/** encodedJson as bytes, spliced without a UTF-8 round trip, and remembered for the KeyValue. */
+export function encodedJsonBytes(kv: KeyValue): Buffer {
+  const known = listForms.get(kv);
+  if (known) return known;
+  const value = Buffer.from(kv.value.buffer, kv.value.byteOffset, kv.value.byteLength);
+  const legacy = value.subarray(0, LEGACY_PREFIX_BYTES.length).equals(LEGACY_PREFIX_BYTES);
+  const at = legacy ? -1 : value.indexOf(RV_PLACEHOLDER_BYTES);
+  const out = at > 0
+    ? Buffer.concat([value.subarray(0, at), Buffer.from(`"resourceVersion":"${kv.modRevision}"`), value.subarray(at + RV_PLACEHOLDER_BYTES.length)])
+    : Buffer.from(encodedJson(kv));
+  listForms.set(kv, out);
+  return out;
+}
+
 /* The kv each freshly written object was decoded from: a write's response can then be the stored bytes, not a second encoding. */
 const written = new WeakMap<KubeObject, KeyValue>();
 

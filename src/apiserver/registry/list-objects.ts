@@ -2,7 +2,7 @@ import type { KubeList, KubeObject } from '../../api/object.js';
 import { apiVersionOf } from '../../api/resource-info.js';
 import { badRequest } from '../../machinery/api-error.js';
 import { FutureRevisionError } from '../../storage/errors.js';
-import { decodeObject, encodedJson } from './codec.js';
+import { decodeObject, encodedJsonBytes } from './codec.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import type { ListParams, StoreContext } from './store-context.js';
 import { rethrowStorageError } from './storage-errors.js';
@@ -10,10 +10,10 @@ import { rethrowStorageError } from './storage-errors.js';
 /**
  * Lists objects: paged by `limit` and `continue`, at the revision the
  * resourceVersion parameters ask for. With `raw` (and no filter) the items
- * come back as their JSON text in `rawItems` instead of `items`, never
+ * come back as their JSON bytes in `rawItems` instead of `items`, never
  * parsed: the fast path for plain JSON lists.
  */
-export async function listObjects(ctx: StoreContext, namespace: string, params: ListParams & { raw?: boolean }): Promise<KubeList & { rawItems?: string[] }> {
+export async function listObjects(ctx: StoreContext, namespace: string, params: ListParams & { raw?: boolean }): Promise<KubeList & { rawItems?: Uint8Array[] }> {
   const prefix = ctx.prefix(namespace);
   let revision = 0;
   let startAfter: string | undefined;
@@ -26,7 +26,7 @@ export async function listObjects(ctx: StoreContext, namespace: string, params: 
   }
   const limit = params.limit && params.limit > 0 ? params.limit : undefined;
   const items: KubeObject[] = [];
-  const rawItems: string[] = [];
+  const rawItems: Uint8Array[] = [];
   const raw = params.raw === true && !params.filter;
   let more = false;
   let lastKey = '';
@@ -41,7 +41,7 @@ export async function listObjects(ctx: StoreContext, namespace: string, params: 
       const kv = page.kvs[i];
       lastKey = kv.key;
       if (raw) {
-        rawItems.push(encodedJson(kv));
+        rawItems.push(encodedJsonBytes(kv));
         continue;
       }
       const obj = decodeObject(kv);

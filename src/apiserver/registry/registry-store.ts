@@ -79,7 +79,7 @@ export class RegistryStore implements StoreContext {
   }
 
   /** Lists objects; with `raw` (and no filter) the items come back unparsed in `rawItems`. */
-  list(namespace: string, params: ListParams & { raw?: boolean }): Promise<KubeList & { rawItems?: string[] }> {
+  list(namespace: string, params: ListParams & { raw?: boolean }): Promise<KubeList & { rawItems?: Uint8Array[] }> {
     return listObjects(this, namespace, params);
   }
 
