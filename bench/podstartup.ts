@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,7 +20,11 @@ import { fmt, percentile } from './stats.js';
  * this machine: a bare process spawn for the process runtime, a bare
  * `runc run` of the same image for containerd. Prints figures; asserts
  * nothing. `both` (the default) measures containerd only as root with it
- * installed.
+ * installed. On containerd it also prints the CPU time per pod of the
+ * `skiff server` process, of containerd (with the CNI plugins it ran) and of
+ * the pods' shims (with runc), from /proc over the measured window.
+ * SKIFF_BENCH_LOG=FILE keeps the server's log; SKIFF_BENCH_WRAP=CMD runs the
+ * server under CMD (which must exec its arguments, e.g. to add --cpu-prof).
  */
 export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { pods: { type: 'string', default: '100' }, rate: { type: 'string', default: '10' }, runtime: { type: 'string', default: 'both' } } });
@@ -56,6 +60,8 @@ interface Measured {
   samples: number[];
   toBind: number[];
   onNode: number[];
+  /** CPU seconds spent while the pods started, by whom (containerd runs only). */
+  cpu?: { server: number; containerd: number; shims: number };
 }
 
 function report(title: string, r: Measured, count: number, rate: number): void {
@@ -67,12 +73,47 @@ function report(title: string, r: Measured, count: number, rate: number): void {
   process.stdout.write(`  max                 ${fmt(Math.max(...r.samples))} ms\n`);
   process.stdout.write(`  of which scheduled  ${fmt(percentile(r.toBind, 50))} ms p50, ${fmt(percentile(r.toBind, 99))} ms p99 (created → bound)\n`);
   process.stdout.write(`  of which on node    ${fmt(percentile(r.onNode, 50))} ms p50, ${fmt(percentile(r.onNode, 99))} ms p99 (bound → Running)\n`);
+  if (r.cpu) {
+    const per = (s: number) => `${fmt((s * 1000) / count)} ms`;
+    process.stdout.write(`  CPU per pod         ${per(r.cpu.server + r.cpu.containerd + r.cpu.shims)}: skiff server ${per(r.cpu.server)}, containerd + CNI ${per(r.cpu.containerd)}, shims + runc ${per(r.cpu.shims)}\n`);
+  }
+}
+
+/** CPU seconds (its own and its reaped children's) of a process, from /proc/<pid>/stat; 0 once it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime, stime, cutime, cstime are fields 14-17 (1-based); f starts at field 3
+    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The server's, its containerd's and the shims' CPU seconds so far (containerd and shims found by the data dir in their command line). */
+function runtimeCpu(serverPid: number, dataDir: string): { server: number; containerd: number; shims: number } {
+  let containerd = 0;
+  let shims = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmd: string;
+    try {
+      cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!cmd.includes(dataDir)) continue;
+    if (cmd.startsWith('containerd\0')) containerd += cpuSeconds(Number(entry));
+    else if (cmd.includes('containerd-shim')) shims += cpuSeconds(Number(entry));
+  }
+  return { server: cpuSeconds(serverPid), containerd, shims };
 }
 
 /** One server, `count` pods at `rate`/s, each timed from its create to the watch event showing it Running. */
 async function measure(o: { args: string[]; count: number; rate: number; image: string; importImage?: boolean }): Promise<Measured> {
   const { count, rate } = o;
-  const server = await startServer({ command: 'server', args: o.args, timeoutMs: 120_000 });
+  const server = await startServer({ command: 'server', args: o.args, timeoutMs: 120_000, wrap: process.env.SKIFF_BENCH_WRAP ? [process.env.SKIFF_BENCH_WRAP] : undefined });
   const client = new Client(loadKubeconfig(server.kubeconfig), { component: 'bench-podstartup', qps: 1000, burst: 1000 });
   const pods = client.resource<Pod>({ group: '', version: 'v1', resource: 'pods' }).namespace('default');
   const abort = new AbortController();
@@ -115,6 +156,7 @@ async function measure(o: { args: string[]; count: number; rate: number; image: 
       }
     })().catch(() => undefined);
 
+    const cpuAtStart = o.importImage ? runtimeCpu(server.proc.pid!, server.dataDir) : undefined;
     const started = performance.now();
     for (let i = 0; i < count; i++) {
       // a steady rate: pod i goes out at i/rate seconds, whatever the previous create took
@@ -132,20 +174,24 @@ async function measure(o: { args: string[]; count: number; rate: number; image: 
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([done, new Promise((r) => (timer = setTimeout(r, 180_000)))]);
     clearTimeout(timer);
+    const cpuAtEnd = cpuAtStart && runtimeCpu(server.proc.pid!, server.dataDir);
     const samples = [...latencies.values()];
     const toBind = [...bound.values()];
     const onNode = [...latencies].map(([n, l]) => l - (bound.get(n) ?? 0));
     abort.abort();
     await watching;
-    // gone before the server stops, so its graceful stop has nothing left to wait for
-    await pods.deleteCollection({ labelSelector: 'bench=podstartup', gracePeriodSeconds: 0 }).catch(() => undefined);
-    for (let i = 0; i < 1200 && (await pods.list({ labelSelector: 'bench=podstartup' })).items.length > 0; i++) await new Promise((r) => setTimeout(r, 100));
-    return { samples, toBind, onNode };
+    // gone before the server stops, so its graceful stop has nothing left to wait for: a grace period (not 0, which
+    // removes the objects at once) leaves each pod in the API until the kubelet has torn its sandbox down
+    await pods.deleteCollection({ labelSelector: 'bench=podstartup', gracePeriodSeconds: 1 }).catch(() => undefined);
+    for (let i = 0; i < 1800 && (await pods.list({ labelSelector: 'bench=podstartup' })).items.length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    const cpu = cpuAtStart && cpuAtEnd && { server: cpuAtEnd.server - cpuAtStart.server, containerd: cpuAtEnd.containerd - cpuAtStart.containerd, shims: cpuAtEnd.shims - cpuAtStart.shims };
+    return { samples, toBind, onNode, cpu };
   } finally {
     abort.abort();
     client.close();
     // skiff server stops its pods on a graceful stop
     await server.stop();
+    if (process.env.SKIFF_BENCH_LOG) writeFileSync(process.env.SKIFF_BENCH_LOG, server.logs());
     if (o.importImage) {
       try {
         execFileSync('ip', ['link', 'del', 'skiff0'], { stdio: 'ignore' });
@@ -153,7 +199,8 @@ async function measure(o: { args: string[]; count: number; rate: number; image: 
         // no bridge was made
       }
     }
-    await removeDir(server.dataDir);
+    // a server killed mid-stop can leave the runtime's mounts behind: say so rather than lose the figures
+    await removeDir(server.dataDir).catch((err: Error) => process.stderr.write(`could not remove ${server.dataDir}: ${err.message}\n`));
   }
 }
 

@@ -69,7 +69,7 @@ export interface KubeletOptions {
    * Configures the pod network for the node's `spec.podCIDR`; the kubelet
    * waits for the node IPAM controller to assign one before running pods.
    */
-  configurePodNetwork?(podCIDR: string): void;
+  configurePodNetwork?(podCIDR: string): Promise<void>;
   /** Time and timers for heartbeats, status, resyncs, back-off and probes (default the real clock). */
   clock?: Clock;
   /** Cluster DNS for pods' resolv.conf (--cluster-dns, --cluster-domain, --resolv-conf). */
@@ -224,7 +224,7 @@ export class Kubelet {
     if (this.opts.configurePodNetwork) {
       const podCIDR = node.spec?.podCIDR ?? (await this.waitForPodCIDR(signal));
       if (podCIDR) {
-        this.opts.configurePodNetwork(podCIDR);
+        await this.opts.configurePodNetwork(podCIDR);
         logger.info('pod network configured', { podCIDR });
       }
     }

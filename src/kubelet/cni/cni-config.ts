@@ -8,8 +8,6 @@ export interface PodNetworkOptions {
   bridge?: string;
   /** host-local's allocation directory (defaults to CNI's /var/lib/cni/networks). */
   ipamDataDir?: string;
-  /** Masquerade traffic leaving the pod network (off only in tests that must not touch the host's NAT table). */
-  ipMasq?: boolean;
 }
 
 export const POD_NETWORK_NAME = 'skiff-pods';
@@ -18,8 +16,9 @@ export const CNI_CONFIG_FILE = '10-skiff.conflist';
 /**
  * The pod network as one CNI conflist, like k3s's without flannel: a bridge
  * with host-local IPAM over the node's pod CIDR (the bridge is the pods'
- * gateway, so the host reaches every pod), outbound masquerade, and portmap
- * for hostPort.
+ * gateway, so the host reaches every pod) and portmap for hostPort. Outbound
+ * masquerade is one node-level rule (pod-masquerade.ts), not the bridge's
+ * per-pod `ipMasq`.
  */
 export function podNetworkConflist(o: PodNetworkOptions): string {
   return JSON.stringify({
@@ -30,7 +29,7 @@ export function podNetworkConflist(o: PodNetworkOptions): string {
         type: 'bridge',
         bridge: o.bridge ?? 'skiff0',
         isGateway: true,
-        ipMasq: o.ipMasq ?? true,
+        ipMasq: false,
         hairpinMode: true,
         ipam: {
           type: 'host-local',

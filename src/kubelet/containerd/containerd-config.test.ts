@@ -19,10 +19,10 @@ test('the containerd config keeps everything under its own directory and uses th
   assert.doesNotMatch(containerdConfig({ dir: '/d', sandboxImage: 'p', cniBinDir: 'b', cniConfDir: 'c', cgroupDriver: 'cgroupfs', registryConfigDir: 'r' }), /SystemdCgroup = true/);
 });
 
-test('the pod network is a bridge over the node pod CIDR with masquerade and portmap', () => {
+test('the pod network is a bridge over the node pod CIDR with portmap; masquerade is left to one node-level rule', () => {
   const conf = JSON.parse(podNetworkConflist({ podCIDR: '10.42.3.0/24' }));
   assert.deepEqual(conf.plugins.map((p: { type: string }) => p.type), ['bridge', 'portmap']);
   assert.equal(conf.plugins[0].isGateway, true);
-  assert.equal(conf.plugins[0].ipMasq, true);
+  assert.equal(conf.plugins[0].ipMasq, false);
   assert.deepEqual(conf.plugins[0].ipam.ranges, [[{ subnet: '10.42.3.0/24' }]]);
 });

@@ -19,7 +19,7 @@ export interface AdoptedPod {
  */
 export async function adoptContainers(runtime: Runtime, pod: Pod, records: ContainerRecord[], runtimeName: string): Promise<AdoptedPod | undefined> {
   const uid = pod.metadata?.uid ?? '';
-  const mine = (await runtime.listPodSandboxes()).filter((s) => s.podUid === uid).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+  const mine = (await runtime.listPodSandboxes({ podUid: uid })).filter((s) => s.podUid === uid).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
   const sandbox = mine.find((s) => s.state === 'Ready');
   for (const s of mine) if (s !== sandbox) await runtime.removePodSandbox(s.id);
   if (!sandbox) return undefined;

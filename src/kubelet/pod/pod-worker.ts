@@ -250,7 +250,7 @@ export class PodWorker {
     // upstream's pod admission: a pod the kubelet may not run fails before anything of it starts
     if (this.rejected === undefined) this.rejected = this.sandboxId ? null : this.admit();
     if (this.rejected) return this.reportRejected(this.rejected);
-    const sandboxes = this.sandboxId ? await this.deps.runtime.listPodSandboxes() : [];
+    const sandboxes = this.sandboxId ? await this.deps.runtime.listPodSandboxes({ id: this.sandboxId }) : [];
     const sandbox = this.sandboxId ? { id: this.sandboxId, ready: sandboxes.some((s) => s.id === this.sandboxId && s.state === 'Ready') } : undefined;
     const actions = computePodActions(this.pod, {
       sandbox,
@@ -325,6 +325,9 @@ export class PodWorker {
       await this.deps.runtime.removePodSandbox(this.sandboxId!).catch(() => undefined);
       this.sandboxId = undefined;
     }
+    // the pod's ConfigMaps, Secrets and tokens are fetched while the runtime builds the sandbox, as upstream's volume manager runs beside the pod worker
+    const objectsSynced = this.deps.objects.whenSynced?.(this.pod);
+    objectsSynced?.catch(() => undefined);
     if (actions.createSandbox) {
       this.ensureCgroup();
       const sb = await inChildSpan('create sandbox', { hop: 'sandbox' }, () => this.deps.runtime.runPodSandbox(this.sandboxConfig(this.dnsConfig())));
@@ -335,7 +338,7 @@ export class PodWorker {
     }
     for (const k of actions.containersToKill) await this.restartUnhealthy(this.records.get(k.name) as Record_, k.message);
     let volumes: VolumePaths;
-    await this.deps.objects.whenSynced?.(this.pod);
+    await objectsSynced;
     let claims: Map<string, string> | undefined;
     try {
       claims = await this.deps.objects.claimPaths?.(this.pod);

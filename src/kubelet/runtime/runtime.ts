@@ -196,7 +196,18 @@ export interface SandboxRuntime {
   stopPodSandbox(id: string): Promise<void>;
   /** Forgets a stopped sandbox and its containers. Idempotent. */
   removePodSandbox(id: string): Promise<void>;
-  listPodSandboxes(): Promise<PodSandboxStatus[]>;
+  /**
+   * The runtime's sandboxes; a filter lets a runtime that can (CRI) return
+   * only one sandbox or one pod's, so a pod's sync costs the same however
+   * many pods the node runs. Callers still check what comes back.
+   */
+  listPodSandboxes(filter?: PodSandboxFilter): Promise<PodSandboxStatus[]>;
+}
+
+/** Narrows listPodSandboxes to a sandbox id or a pod uid (a hint: runtimes may return more). */
+export interface PodSandboxFilter {
+  id?: string;
+  podUid?: string;
 }
 
 export interface ContainerRuntime {

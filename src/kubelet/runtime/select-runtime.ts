@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../machinery/logger.js';
 import { writePodNetworkConfig } from '../cni/cni-config.js';
+import { ensurePodMasquerade } from '../cni/pod-masquerade.js';
 import { ContainerdSupervisor } from '../containerd/containerd-supervisor.js';
 import type { Registries } from '../containerd/registries-config.js';
 import { CriRuntime } from './cri/cri-runtime.js';
@@ -33,7 +34,7 @@ export interface SelectedRuntime {
   /** Why the process runtime was chosen over containerd (also shown in the node's Ready message). */
   fallback?: string;
   /** Writes the pod network (CNI) config for the node's `spec.podCIDR`; present when the kubelet owns the runtime's network config. */
-  configurePodNetwork?(podCIDR: string): void;
+  configurePodNetwork?(podCIDR: string): Promise<void>;
   /** Stops (`stopPods`) or leaves running the pods, then releases the runtime (and stops a supervised containerd). */
   close(stopPods: boolean): Promise<void>;
 }
@@ -80,8 +81,15 @@ export async function selectRuntime(o: SelectRuntimeOptions): Promise<SelectedRu
   }
   const cniConfDir = join(o.rootDir, 'cni', 'net.d');
   // containerd watches the directory: pods get a network once the node's pod CIDR is known
-  const configurePodNetwork = (podCIDR: string) => void writePodNetworkConfig(cniConfDir, { podCIDR, ipamDataDir: join(o.rootDir, 'cni', 'ipam') });
-  if (o.podCIDR) configurePodNetwork(o.podCIDR);
+  const configurePodNetwork = async (podCIDR: string) => {
+    writePodNetworkConfig(cniConfDir, { podCIDR, ipamDataDir: join(o.rootDir, 'cni', 'ipam') });
+    try {
+      await ensurePodMasquerade(podCIDR);
+    } catch (err) {
+      o.logger.warn('cannot masquerade the pod network: pods reach only the node and each other', { podCIDR, error: err instanceof Error ? err.message : String(err) });
+    }
+  };
+  if (o.podCIDR) await configurePodNetwork(o.podCIDR);
   const supervisor = new ContainerdSupervisor({ dir: join(o.rootDir, 'containerd'), cniBinDir, cniConfDir, registries: o.registries, logger: o.logger });
   const endpoint = await supervisor.start();
   const cri = await CriRuntime.connect(endpoint);

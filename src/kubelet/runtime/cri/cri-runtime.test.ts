@@ -36,7 +36,7 @@ if (skip) {
     dir = mkdtempSync(join(tmpdir(), 'skiff-cri-'));
     const cniConfDir = join(dir, 'net.d');
     // a bridge of the test's own on a range no node uses; no masquerade, so the host's NAT table is left alone
-    writePodNetworkConfig(cniConfDir, { podCIDR: '10.250.251.0/24', bridge: BRIDGE, ipamDataDir: join(dir, 'ipam'), ipMasq: false });
+    writePodNetworkConfig(cniConfDir, { podCIDR: '10.250.251.0/24', bridge: BRIDGE, ipamDataDir: join(dir, 'ipam') });
     supervisor = new ContainerdSupervisor({ dir: join(dir, 'containerd'), cniBinDir: CNI_BIN, cniConfDir, logger: createLogger('containerd', {}, () => undefined) });
     const endpoint = await supervisor.start();
     const archive = join(dir, 'busybox.tar');

@@ -5,7 +5,7 @@ import { dialPort } from '../dial-port.js';
 import {
   ImagePullError, RuntimeError, type ContainerConfig, type ContainerState, type ContainerStatus, type ContainerStreams, type ExecResult,
   type ImageInfo, type ImageService, type PodSandboxConfig, type PodSandboxStatus, type RegistryAuth, type Runtime, type RuntimeVersion,
-  type StreamOptions, type StreamUrlRuntime, type ContainerStats, type StatsRuntime,
+  type StreamOptions, type StreamUrlRuntime, type ContainerStats, type StatsRuntime, type PodSandboxFilter,
 } from '../runtime.js';
 import { CriClient, CriError, type CriMessage } from './cri-client.js';
 import { criContainerSecurity, criSandboxLinux, PROTOCOLS } from './cri-security.js';
@@ -151,20 +151,27 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
     this.sandboxPids.delete(id);
   }
 
-  async listPodSandboxes(): Promise<PodSandboxStatus[]> {
-    const res = await this.client.runtime('ListPodSandbox', {});
+  async listPodSandboxes(filter: PodSandboxFilter = {}): Promise<PodSandboxStatus[]> {
+    const res = await this.client.runtime('ListPodSandbox', {
+      filter: { id: filter.id ?? '', labelSelector: filter.podUid ? { 'io.kubernetes.pod.uid': filter.podUid } : {} },
+    });
     const items = res.items as CriSandbox[];
     // the IP is only in the sandbox's status: ask once per ready sandbox this kubelet has not seen yet
-    for (const s of items) if (s.state === SANDBOX_READY && !this.sandboxIPs.has(s.id)) await this.sandboxStatus(s.id);
+    await Promise.all(items.filter((s) => s.state === SANDBOX_READY && !this.sandboxIPs.has(s.id)).map((s) => this.sandboxStatus(s.id)));
     return items.map((s) => this.toSandbox(s));
   }
 
   async createContainer(sandboxId: string, config: ContainerConfig, sandboxConfig?: PodSandboxConfig): Promise<string> {
     if (!config.image) throw new RuntimeError('CreateContainerError', `container ${config.name} has no image`);
-    const sandbox = (await this.client.runtime('ListPodSandbox', { filter: { id: sandboxId } })).items as CriSandbox[];
-    if (!sandbox[0]) throw new RuntimeError('CreateContainerError', `pod sandbox ${sandboxId} not found`);
+    // the kubelet passes the sandbox's config; only without it is the sandbox looked up for its metadata
+    let sandbox = sandboxConfig;
+    if (!sandbox) {
+      const found = ((await this.client.runtime('ListPodSandbox', { filter: { id: sandboxId } })).items as CriSandbox[])[0];
+      if (!found) throw new RuntimeError('CreateContainerError', `pod sandbox ${sandboxId} not found`);
+      const meta = found.metadata!;
+      sandbox = { uid: meta.uid, name: meta.name, namespace: meta.namespace, hostname: '', logDirectory: '' };
+    }
     mkdirSync(dirname(config.logPath), { recursive: true });
-    const meta = sandbox[0].metadata!;
     // upstream's MilliCPUToShares: 1024 per CPU requested, at least 2 (BestEffort)
     const limits: Record<string, number> = { cpuShares: Math.max(2, Math.floor(((config.cpuRequestMillis ?? 0) * 1024) / 1000)) };
     if (config.memoryLimit) limits.memoryLimitInBytes = config.memoryLimit;
@@ -195,7 +202,7 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
         },
       },
       // the runtime joins the log directory from this config with the container's logPath
-      sandboxConfig: { ...this.sandboxConfig({ ...(sandboxConfig ?? { uid: meta.uid, name: meta.name, namespace: meta.namespace, hostname: '' }), logDirectory: dirname(config.logPath) }) },
+      sandboxConfig: this.sandboxConfig({ ...sandbox, logDirectory: dirname(config.logPath) }),
     }));
     return String(res.containerId);
   }
