@@ -36,10 +36,11 @@ function freePort(): Promise<number> {
   });
 }
 
-/** The pod's cgroup directory in the pids hierarchy, wherever the host's cgroup version and driver put it. */
-function podPidsCgroup(qos: string, uid: string): string | undefined {
-  const v2 = existsSync('/sys/fs/cgroup/cgroup.controllers');
-  const base = v2 ? '/sys/fs/cgroup' : '/sys/fs/cgroup/pids';
+const CGROUP_V2 = existsSync('/sys/fs/cgroup/cgroup.controllers');
+
+/** The pod's cgroup directory in one hierarchy (v1; v2 has one), wherever the host's cgroup version and driver put it. */
+function podCgroup(qos: string, uid: string, hierarchy = 'pids'): string | undefined {
+  const base = CGROUP_V2 ? '/sys/fs/cgroup' : `/sys/fs/cgroup/${hierarchy}`;
   const path = qos === 'guaranteed' ? ['kubepods'] : ['kubepods', qos];
   const escaped = uid.replaceAll('-', '_');
   const candidates = [
@@ -93,6 +94,15 @@ ${c('a')}
 ---
 apiVersion: v1
 kind: Pod
+metadata: { name: capped }
+spec:
+  terminationGracePeriodSeconds: 1
+  containers:
+  - { name: a, image: ${IMAGE}, imagePullPolicy: Never, command: [sleep, "3600"], resources: { limits: { cpu: 200m, memory: 32Mi } } }
+  - { name: b, image: ${IMAGE}, imagePullPolicy: Never, command: [sleep, "3600"], resources: { limits: { cpu: 300m, memory: 16Mi } } }
+---
+apiVersion: v1
+kind: Pod
 metadata: { name: hostnet }
 spec:
   terminationGracePeriodSeconds: 1
@@ -112,7 +122,7 @@ spec:
     command: [sh, -c, 'echo hostport-ok > /tmp/index.html; exec httpd -f -p 8080 -h /tmp']
     ports: [{ containerPort: 8080, hostPort: ${hostPort} }]
 ` });
-    for (const name of ['locked', 'shared', 'hostnet', 'hostport']) {
+    for (const name of ['locked', 'shared', 'capped', 'hostnet', 'hostport']) {
       await kubectl.ok(['wait', '--for=condition=Ready', `pod/${name}`, '--timeout=90s']);
     }
   });
@@ -219,10 +229,35 @@ spec:
     assert.equal(locked.status.qosClass, 'BestEffort');
     assert.equal(shared.status.qosClass, 'Burstable');
     for (const [p, qos] of [[locked, 'besteffort'], [shared, 'burstable']] as const) {
-      const dir = podPidsCgroup(qos, p.metadata.uid);
+      const dir = podCgroup(qos, p.metadata.uid);
       assert.ok(dir, `a pod cgroup for ${p.metadata.name}`);
       assert.equal(readFileSync(join(dir, 'pids.max'), 'utf8').trim(), String(MAX_PIDS));
     }
+  });
+
+  test('the pod cgroup is capped at the sum of its containers\' limits (Guaranteed); a Burstable pod with an unlimited container has no pod memory cap', async () => {
+    const capped = await kubectl.json<PodJson>(['get', 'pod', 'capped']);
+    const shared = await kubectl.json<PodJson>(['get', 'pod', 'shared']);
+    assert.equal(capped.status.qosClass, 'Guaranteed');
+    const mem = podCgroup('guaranteed', capped.metadata.uid, 'memory');
+    const cpu = podCgroup('guaranteed', capped.metadata.uid, 'cpu');
+    assert.ok(mem && cpu, 'the Guaranteed pod has a cgroup under kubepods');
+    const burstable = podCgroup('burstable', shared.metadata.uid, 'memory');
+    assert.ok(burstable, 'the Burstable pod has a cgroup under kubepods/burstable');
+    const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8').trim();
+    if (CGROUP_V2) {
+      assert.equal(read(mem, 'memory.max'), String(48 * 1024 * 1024));
+      assert.equal(read(cpu, 'cpu.max'), '50000 100000');
+      assert.equal(read(burstable, 'memory.max'), 'max');
+    } else {
+      assert.equal(read(mem, 'memory.limit_in_bytes'), String(48 * 1024 * 1024));
+      assert.equal(read(cpu, 'cpu.cfs_quota_us'), '50000');
+      assert.equal(read(cpu, 'cpu.cfs_period_us'), '100000');
+      // unlimited: the kernel shows its page-rounded maximum
+      assert.ok(Number(read(burstable, 'memory.limit_in_bytes')) > 2 ** 60);
+    }
+    // the containers keep their own caps below the pod's
+    assert.equal(await out('capped', 'b', 'cat', CGROUP_V2 ? '/sys/fs/cgroup/memory.max' : '/sys/fs/cgroup/memory/memory.limit_in_bytes'), String(16 * 1024 * 1024));
   });
 
   test('an invalid security context shows upstream\'s waiting reason; the kubelet keeps serving other pods', async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { cgroupParent, podCgroupName, PodCgroups, podCpuShares, podQos } from './pod-cgroups.js';
+import { cgroupParent, podCgroupName, PodCgroups, podCpuShares, podQos, podResourceConfig } from './pod-cgroups.js';
 
 const pod = (qosClass: string | undefined, containers: NonNullable<Pod['spec']>['containers'] = [{ name: 'c' }]): Pod => ({
   metadata: { uid: '1234-ab' }, spec: { containers }, status: qosClass ? { qosClass } : {},
@@ -30,6 +30,39 @@ test('the pod\'s CPU weight sums its containers\' requests (limits where unset),
   assert.equal(podCpuShares(pod('Burstable', [{ name: 'a', resources: { requests: { cpu: '250m' } } }, { name: 'b', resources: { limits: { cpu: '1' } } }])), 1280);
 });
 
+test('pod caps as upstream\'s ResourceConfigForPod: Guaranteed sums limits; Burstable only where every container declares one; init containers by their largest', () => {
+  const lim = (cpu?: string, memory?: string) => ({ limits: { ...(cpu ? { cpu } : {}), ...(memory ? { memory } : {}) } });
+  const g = pod('Guaranteed', [{ name: 'a', resources: lim('500m', '64Mi') }, { name: 'b', resources: lim('250m', '32Mi') }]);
+  assert.deepEqual(podResourceConfig(g), { cpuShares: 768, cpuQuotaUs: 75_000, memoryLimitBytes: 96 * 1024 * 1024 });
+  // one container without a memory limit: no pod memory cap, the CPU cap stays
+  const b = pod('Burstable', [{ name: 'a', resources: lim('500m', '64Mi') }, { name: 'b', resources: lim('1') }]);
+  assert.deepEqual(podResourceConfig(b), { cpuShares: 1536, cpuQuotaUs: 150_000 });
+  // requests only: the weight, no caps
+  assert.deepEqual(podResourceConfig(pod('Burstable', [{ name: 'a', resources: { requests: { cpu: '100m' } } }])), { cpuShares: 102 });
+  assert.deepEqual(podResourceConfig(pod('BestEffort')), { cpuShares: 2 });
+  // an init container bigger than the sum of the others sets the cap; a tiny CPU limit still gets upstream's 1 ms minimum quota
+  const i = pod('Guaranteed', [{ name: 'a', resources: lim('5m', '16Mi') }]);
+  i.spec!.initContainers = [{ name: 'init', resources: lim('5m', '128Mi') }];
+  assert.deepEqual(podResourceConfig(i), { cpuShares: 5, cpuQuotaUs: 1000, memoryLimitBytes: 128 * 1024 * 1024 });
+});
+
+test('cgroup v1 with cgroupfs: the pod cgroup gets the summed memory limit and CPU quota (-1: none)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'cg-'));
+  try {
+    for (const h of ['pids', 'cpu', 'memory']) mkdirSync(join(root, h));
+    const cg = new PodCgroups({ driver: 'cgroupfs', version: 1, mountPoint: root });
+    cg.ensure(pod('Guaranteed', [{ name: 'a', resources: { limits: { cpu: '200m', memory: '10Mi' } } }, { name: 'b', resources: { limits: { cpu: '300m', memory: '6Mi' } } }]));
+    assert.equal(readFileSync(join(root, 'memory/kubepods/pod1234-ab/memory.limit_in_bytes'), 'utf8'), String(16 * 1024 * 1024));
+    assert.equal(readFileSync(join(root, 'cpu/kubepods/pod1234-ab/cpu.cfs_quota_us'), 'utf8'), '50000');
+    assert.equal(readFileSync(join(root, 'cpu/kubepods/pod1234-ab/cpu.cfs_period_us'), 'utf8'), '100000');
+    cg.ensure(pod('BestEffort'));
+    assert.equal(readFileSync(join(root, 'memory/kubepods/besteffort/pod1234-ab/memory.limit_in_bytes'), 'utf8'), '-1');
+    assert.equal(readFileSync(join(root, 'cpu/kubepods/besteffort/pod1234-ab/cpu.cfs_quota_us'), 'utf8'), '-1');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('cgroup v1 with cgroupfs: the kubelet creates the pod cgroup with pids.max and cpu.shares, and removes it again', () => {
   const root = mkdtempSync(join(tmpdir(), 'cg-'));
   try {
@@ -42,7 +75,9 @@ test('cgroup v1 with cgroupfs: the kubelet creates the pod cgroup with pids.max 
     assert.equal(readFileSync(join(root, 'cpu/kubepods/burstable/pod1234-ab/cpu.shares'), 'utf8'), '512');
     // the runtime made the rest; the kubelet removes the pod's cgroup in every hierarchy, never the QoS ones
     mkdirSync(join(root, 'memory/kubepods/burstable/pod1234-ab'), { recursive: true });
-    for (const h of ['pids', 'cpu']) for (const f of ['pids.max', 'cpu.shares']) rmSync(join(root, h, 'kubepods/burstable/pod1234-ab', f), { force: true });
+    for (const h of ['pids', 'cpu', 'memory']) {
+      for (const f of ['pids.max', 'cpu.shares', 'cpu.cfs_period_us', 'cpu.cfs_quota_us', 'memory.limit_in_bytes']) rmSync(join(root, h, 'kubepods/burstable/pod1234-ab', f), { force: true });
+    }
     cg.remove('1234-ab');
     for (const h of ['pids', 'cpu', 'memory']) {
       assert.equal(existsSync(join(root, h, 'kubepods/burstable/pod1234-ab')), false, h);

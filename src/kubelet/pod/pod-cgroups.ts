@@ -65,15 +65,72 @@ export function podCpuShares(pod: Pod): number {
   return shares(Math.max(sum, ...(pod.spec?.initContainers ?? []).map(milli)));
 }
 
+/** The CFS period the kubelet uses (upstream's default `--cpu-cfs-quota-period`, 100 ms). */
+export const CFS_PERIOD_US = 100_000;
+
+/** What upstream's ResourceConfigForPod puts on a pod's cgroup: CPU weight always, caps only where every container declares them. */
+export interface PodResourceConfig {
+  cpuShares: number;
+  /** CFS quota in µs per CFS_PERIOD_US; absent: no CPU cap. */
+  cpuQuotaUs?: number;
+  /** Bytes; absent: no memory cap. */
+  memoryLimitBytes?: number;
+}
+
+/**
+ * The pod's effective requests or limits of one resource, as upstream's
+ * PodRequestsAndLimits: the sum over its containers, or the largest init
+ * container's if that is more (init containers run one at a time, before
+ * the others).
+ */
+function podTotal(pod: Pod, kind: 'requests' | 'limits', resource: 'cpu' | 'memory', value: (q: Quantity) => number): number {
+  const of = (c: Container): number => {
+    const v = c.resources?.[kind]?.[resource];
+    return v === undefined ? 0 : value(Quantity.parse(String(v)));
+  };
+  const sum = (pod.spec?.containers ?? []).reduce((t, c) => t + of(c), 0);
+  return Math.max(sum, ...(pod.spec?.initContainers ?? []).map(of));
+}
+
+/**
+ * upstream's ResourceConfigForPod: the CPU weight of the pod's requests; for
+ * a Guaranteed pod a CPU quota and memory limit of the sum of its
+ * containers' limits; for a Burstable pod each of those only when every
+ * (non-init) container declares that limit; a BestEffort pod only the
+ * minimum weight.
+ */
+export function podResourceConfig(pod: Pod): PodResourceConfig {
+  const qos = podQos(pod);
+  if (qos === 'BestEffort') return { cpuShares: 2 };
+  const out: PodResourceConfig = { cpuShares: podCpuShares(pod) };
+  const containers = pod.spec?.containers ?? [];
+  const declared = (r: 'cpu' | 'memory') => containers.every((c) => {
+    const v = c.resources?.limits?.[r];
+    return v !== undefined && Quantity.parse(String(v)).milliValue() > 0;
+  });
+  if (qos === 'Guaranteed' || declared('cpu')) {
+    const milli = podTotal(pod, 'limits', 'cpu', (q) => q.milliValue());
+    // upstream's MilliCPUToQuota: no quota for 0, at least 1 ms per period
+    if (milli > 0) out.cpuQuotaUs = Math.max(1000, Math.floor((milli * CFS_PERIOD_US) / 1000));
+  }
+  if (qos === 'Guaranteed' || declared('memory')) {
+    const bytes = podTotal(pod, 'limits', 'memory', (q) => q.value());
+    if (bytes > 0) out.memoryLimitBytes = bytes;
+  }
+  return out;
+}
+
 /**
  * upstream's pod-level cgroups (cgroupsPerQOS): every pod gets a cgroup
  * under `kubepods` (Guaranteed), `kubepods/burstable` or
  * `kubepods/besteffort`, handed to the runtime as the sandbox's
  * cgroup_parent, so the runtime puts the pod's containers in it. The kubelet
- * writes the pod's `--pod-max-pids` and the CPU weight of its requests
- * there. CPU and memory caps stay on the containers' own cgroups: a pod-level
- * memory cap equal to the sum would have the pod cgroup, not the container's,
- * hit the limit first, and the runtime would not see the kill as OOMKilled.
+ * writes there the pod's `--pod-max-pids`, the CPU weight of its requests
+ * and, as upstream's QoS cgroup manager, its caps (podResourceConfig): the
+ * CPU quota and memory limit summed over its containers. The containers keep
+ * their own caps too; when the pod's memory cap is what the kernel hits, the
+ * OOM notification still reaches the container's cgroup below it (v1 notifies
+ * the whole subtree), so the runtime reports the kill as OOMKilled.
  */
 export class PodCgroups {
   private readonly root: string;
@@ -89,11 +146,15 @@ export class PodCgroups {
   /** Creates the pod's cgroup with its limits before the sandbox starts (the runtime creates it itself for systemd; then it is filled in after). */
   ensure(pod: Pod): void {
     const rel = relativePath(podCgroupName(pod), this.opts.driver);
-    const cpuShares = podCpuShares(pod);
+    const { cpuShares, cpuQuotaUs, memoryLimitBytes } = podResourceConfig(pod);
     const pids = this.opts.podMaxPids !== undefined && this.opts.podMaxPids > 0 ? this.opts.podMaxPids : undefined;
     if (this.opts.version === 1) {
       this.write(join(this.root, 'pids', rel), 'pids.max', pids === undefined ? 'max' : String(pids));
-      this.write(join(this.root, 'cpu', rel), 'cpu.shares', String(cpuShares));
+      const cpu = join(this.root, 'cpu', rel);
+      this.write(cpu, 'cpu.shares', String(cpuShares));
+      this.write(cpu, 'cpu.cfs_period_us', String(CFS_PERIOD_US));
+      this.write(cpu, 'cpu.cfs_quota_us', String(cpuQuotaUs ?? -1));
+      this.write(join(this.root, 'memory', rel), 'memory.limit_in_bytes', String(memoryLimitBytes ?? -1));
       return;
     }
     const dir = join(this.root, rel);
@@ -101,6 +162,8 @@ export class PodCgroups {
     this.write(dir, 'pids.max', pids === undefined ? 'max' : String(pids));
     // cgroup v2's weight from v1 shares, as runc converts them
     this.write(dir, 'cpu.weight', String(Math.floor(1 + ((cpuShares - 2) * 9999) / 262142)));
+    this.write(dir, 'cpu.max', `${cpuQuotaUs ?? 'max'} ${CFS_PERIOD_US}`);
+    this.write(dir, 'memory.max', memoryLimitBytes === undefined ? 'max' : String(memoryLimitBytes));
   }
 
   /** Removes the pod's cgroup once its sandbox is gone (whatever QoS class it had); the QoS cgroups stay. */

@@ -5,6 +5,7 @@ import type { Logger } from '../../machinery/logger.js';
 import { writePodNetworkConfig } from '../cni/cni-config.js';
 import { ensurePodMasquerade } from '../cni/pod-masquerade.js';
 import { ContainerdSupervisor } from '../containerd/containerd-supervisor.js';
+import { BUSYBOX_PATHS } from '../images/busybox-image.js';
 import type { Registries } from '../containerd/registries-config.js';
 import { CriRuntime } from './cri/cri-runtime.js';
 import { ProcessRuntime } from './process/process-runtime.js';
@@ -56,6 +57,8 @@ export function whyNoContainerd(cniBinDir = DEFAULT_CNI_BIN): string | undefined
   if (!found('runc')) return 'runc is not installed';
   if (!found('ctr')) return 'ctr (from the containerd package) is not installed';
   if (!existsSync(join(cniBinDir, 'bridge'))) return `CNI plugins are not installed in ${cniBinDir}`;
+  // the sandbox ("pause") image is built from the host's static busybox, so no registry is needed
+  if (!BUSYBOX_PATHS.some((p) => existsSync(p))) return 'busybox is not installed (busybox-static builds the sandbox image)';
   return undefined;
 }
 
@@ -75,7 +78,7 @@ export async function selectRuntime(o: SelectRuntimeOptions): Promise<SelectedRu
   if (o.choice === 'process' || why) {
     if (o.choice === 'containerd') throw new RuntimeUnavailableError(`--container-runtime containerd: ${why}`);
     const fallback = why ? `containerd unavailable (${why}): pods run as host processes with the process runtime` : undefined;
-    if (fallback) o.logger.warn(`${fallback}; for real containers install containerd, runc and containernetworking-plugins and run as root`);
+    if (fallback) o.logger.warn(`${fallback}; for real containers install containerd, runc, containernetworking-plugins, busybox-static and iptables and run as root`);
     const runtime = new ProcessRuntime({ hostIP: o.hostIP, stateDir: join(o.rootDir, 'runtime') });
     return { runtime, kind: 'process', fallback, close: (stopPods) => (stopPods ? runtime.close() : runtime.detach()) };
   }
