@@ -123,3 +123,23 @@ test('a deletion whose confirmation fails in two syncs back to back is retried u
   await until('the worker done', () => w.done);
   await rm(dir, { recursive: true, force: true });
 });
+
+test('a restarted kubelet terminating a pod deleted while it was away stops the containers it left running', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'skiff-pw-'));
+  const t = setup(dir);
+  const pod: Pod = { metadata: { name: 'db-0', namespace: 'default', uid: 'u6' }, spec: { containers: [{ name: 'c', command: ['sleep', '30'] }] } };
+  const before = t.make(pod);
+  await before.request();
+  await until('running', () => t.last()?.phase === 'Running');
+  const running = async () => (await t.runtime.listContainers({})).filter((c) => c.state === 'Running');
+  assert.equal((await running()).length, 1);
+  // the kubelet is killed (its worker gone with it, the container left running); meanwhile the pod is deleted
+  await before.stop();
+  const after = t.make({ ...pod, metadata: { ...pod.metadata, deletionTimestamp: new Date().toISOString(), deletionGracePeriodSeconds: 5 } });
+  await after.request();
+  assert.deepEqual(t.confirmed, ['db-0']);
+  // confirming the deletion lets a StatefulSet start db-0 elsewhere: this one must not run any more (found by the chaos soak)
+  assert.deepEqual(await running(), []);
+  assert.ok(t.runtime.calls.some((c) => c.startsWith('stopContainer')));
+  await rm(dir, { recursive: true, force: true });
+});

@@ -234,19 +234,11 @@ export class PodWorker {
   }
 
   async sync(): Promise<void> {
+    // a restarted kubelet first takes over what runs of the pod, so that terminating it stops those containers too
+    await this.adopt();
     if (this.gone || this.pod.metadata?.deletionTimestamp) return this.terminate();
     const records = this.recordsInOrder();
     for (const r of records) if (r.current) r.current = await this.deps.runtime.containerStatus(r.current.id).catch(() => r.current);
-    if (!this.adopted) {
-      this.adopted = true;
-      const found = await adoptContainers(this.deps.runtime, this.pod, records, this.deps.runtime.version().runtimeName);
-      if (found) {
-        this.sandboxId = found.sandbox.id;
-        this.podIP = found.sandbox.ip ?? this.deps.hostIP;
-        for (const { record, reported } of found.running) this.startProbes(record as Record_, reported);
-        this.deps.logger.info('adopted running pod', { pod: this.key(), containers: found.running.length });
-      }
-    }
     // upstream's pod admission: a pod the kubelet may not run fails before anything of it starts
     if (this.rejected === undefined) this.rejected = this.sandboxId ? null : this.admit();
     if (this.rejected) return this.reportRejected(this.rejected);
@@ -569,6 +561,18 @@ export class PodWorker {
       r.current = await this.deps.runtime.containerStatus(r.current.id);
       r.ready = false;
     }));
+  }
+
+  /** Once per worker: containers and sandbox of this pod left running by an earlier kubelet become ours. */
+  private async adopt(): Promise<void> {
+    if (this.adopted) return;
+    this.adopted = true;
+    const found = await adoptContainers(this.deps.runtime, this.pod, this.recordsInOrder(), this.deps.runtime.version().runtimeName);
+    if (!found) return;
+    this.sandboxId = found.sandbox.id;
+    this.podIP = found.sandbox.ip ?? this.deps.hostIP;
+    if (!this.gone && !this.pod.metadata?.deletionTimestamp) for (const { record, reported } of found.running) this.startProbes(record as Record_, reported);
+    this.deps.logger.info('adopted running pod', { pod: this.key(), containers: found.running.length });
   }
 
   /** Graceful termination: preStop, SIGTERM, SIGKILL after the grace period, then confirm the delete. */
