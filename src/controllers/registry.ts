@@ -17,6 +17,8 @@ import { controller as nodeipam } from './nodeipam/index.js';
 import { controller as nodelifecycle } from './nodelifecycle/index.js';
 import { controller as persistentvolumeBinder } from './persistentvolume/index.js';
 import { controller as podgc } from './podgc/index.js';
+import { controller as pvcProtection } from './pvcprotection/index.js';
+import { controller as pvProtection } from './pvprotection/index.js';
 import { controller as replicaset } from './replicaset/index.js';
 import { controller as resourcequota } from './resourcequota/index.js';
 import { controller as rootCaCertPublisher } from './rootcacertpublisher/index.js';
@@ -34,4 +36,4 @@ import { controller as ttlafterfinished } from './ttlafterfinished/index.js';
  * is `--controllers`: `*`, `foo`, `-foo`). One folder per controller, its
  * `index.ts` exporting `controller`; add it here to ship it.
  */
-export const CONTROLLERS: readonly ControllerDescriptor[] = [clusterroleAggregation, cronjob, csrapproving, csrsigning, daemonset, deployment, disruption, endpoints, endpointslice, garbagecollector, horizontalpodautoscaling, job, localPathProvisioner, namespace, nodeipam, nodelifecycle, persistentvolumeBinder, podgc, replicaset, resourcequota, rootCaCertPublisher, replicationcontroller, serviceaccount, serviceaccountToken, servicelb, statefulset, tainteviction, tokencleaner, ttlafterfinished];
+export const CONTROLLERS: readonly ControllerDescriptor[] = [clusterroleAggregation, cronjob, csrapproving, csrsigning, daemonset, deployment, disruption, endpoints, endpointslice, garbagecollector, horizontalpodautoscaling, job, localPathProvisioner, namespace, nodeipam, nodelifecycle, persistentvolumeBinder, podgc, pvcProtection, pvProtection, replicaset, resourcequota, rootCaCertPublisher, replicationcontroller, serviceaccount, serviceaccountToken, servicelb, statefulset, tainteviction, tokencleaner, ttlafterfinished];

@@ -33,6 +33,8 @@ export const CONTROLLER_SERVICE_ACCOUNTS: Readonly<Record<string, string>> = {
   'local-path-provisioner': 'local-path-provisioner',
   'taint-eviction-controller': 'node-controller',
   podgc: 'pod-garbage-collector',
+  'pvc-protection': 'pvc-protection-controller',
+  'pv-protection': 'pv-protection-controller',
   replicaset: 'replicaset-controller',
   replicationcontroller: 'replication-controller',
   resourcequota: 'resourcequota-controller',

@@ -11,6 +11,9 @@ export const ANN_DYNAMICALLY_PROVISIONED = 'pv.kubernetes.io/provisioned-by';
 export const ANN_STORAGE_PROVISIONER = 'volume.kubernetes.io/storage-provisioner';
 export const ANN_BETA_STORAGE_PROVISIONER = 'volume.beta.kubernetes.io/storage-provisioner';
 export const ANN_SELECTED_NODE = 'volume.kubernetes.io/selected-node';
+/** Upstream's protection finalizers: a claim in use by a pod, or a bound volume, is not removed while they stand. */
+export const PVC_PROTECTION_FINALIZER = 'kubernetes.io/pvc-protection';
+export const PV_PROTECTION_FINALIZER = 'kubernetes.io/pv-protection';
 /** The provisioner name that means "no dynamic provisioning" (local PVs made by hand). */
 export const NO_PROVISIONER = 'kubernetes.io/no-provisioner';
 

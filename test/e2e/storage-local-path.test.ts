@@ -13,7 +13,7 @@ import { kubectlFor, removeDir, startServer, waitFor, type ServerProcess } from 
  */
 
 interface ClaimJson {
-  metadata: { name: string; annotations?: Record<string, string> };
+  metadata: { name: string; annotations?: Record<string, string>; finalizers?: string[]; deletionTimestamp?: string };
   spec: { volumeName?: string; storageClassName?: string };
   status: { phase: string; capacity?: Record<string, string> };
 }
@@ -134,10 +134,23 @@ test('a StatefulSet with volumeClaimTemplates: one bound local-path volume per r
   await waitFor('the claim grown', async () => (await claim('www-web-0')).status.capacity?.storage === '16Mi', 30_000);
   assert.equal((await volume(volumes[0])).spec.capacity?.storage, '16Mi');
 
-  // the claims outlive the StatefulSet (whenDeleted: Retain); deleting them releases and deletes the volumes and their directories
+  // volumes do not shrink: validation refuses a request at or below the claim's capacity
+  const shrink = await kubectl.exec(['patch', 'pvc', 'www-web-0', '-n', NS, '--type=merge', '-p', '{"spec":{"resources":{"requests":{"storage":"8Mi"}}}}']);
+  assert.notEqual(shrink.code, 0);
+  assert.match(shrink.stderr, /spec\.resources\.requests\.storage: Forbidden: field can not be less than status\.capacity/);
+
+  // protection: a claim deleted while web-1 uses it is only marked (Terminating, finalizer kept) ...
+  const protectedClaim = await claim('www-web-1');
+  assert.deepEqual(protectedClaim.metadata.finalizers, ['kubernetes.io/pvc-protection']);
+  await kubectl.ok(['delete', 'pvc', 'www-web-1', '-n', NS, '--wait=false']);
+  assert.ok((await claim('www-web-1')).metadata.deletionTimestamp);
+  assert.match(await kubectl.ok(['get', 'pvc', 'www-web-1', '-n', NS]), /www-web-1\s+Terminating\s/);
+
+  // ... until its pod is gone. The claims outlive the StatefulSet (whenDeleted: Retain); deleting them releases and deletes the volumes and their directories
   await kubectl.ok(['delete', 'statefulset', 'web', '-n', NS, '--wait=true', '--timeout=60s']);
   await waitFor('web pods gone', async () => (await kubectl.ok(['get', 'pods', '-n', NS, '-l', 'app=web', '-o', 'name'])).trim() === '', 60_000);
-  await kubectl.ok(['delete', 'pvc', 'www-web-0', 'www-web-1', '-n', NS]);
+  await waitFor('www-web-1 gone once no pod uses it', async () => (await kubectl.exec(['get', 'pvc', 'www-web-1', '-n', NS])).code !== 0, 30_000);
+  await kubectl.ok(['delete', 'pvc', 'www-web-0', '-n', NS]);
   for (const name of volumes) {
     await waitFor(`volume ${name} deleted`, async () => (await kubectl.exec(['get', 'pv', name])).code !== 0, 90_000);
   }

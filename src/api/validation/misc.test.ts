@@ -18,6 +18,20 @@ test('PVC needs access modes and a storage request', () => {
   ]);
 });
 
+test('a bound claim may grow, and come back down only while above status.capacity', () => {
+  const bound = (request: string, capacity: string) => ({
+    kind: 'PersistentVolumeClaim',
+    metadata: ns,
+    spec: { accessModes: ['ReadWriteOnce'], volumeName: 'pv1', resources: { requests: { storage: request } } },
+    status: { phase: 'Bound', capacity: { storage: capacity } },
+  });
+  assert.deepEqual(updateMessagesFor(bound('2Gi', '1Gi'), bound('1Gi', '1Gi')), []);
+  // recovering from an expansion that never finished: 3Gi asked, 1Gi held, 2Gi is fine
+  assert.deepEqual(updateMessagesFor(bound('2Gi', '1Gi'), bound('3Gi', '1Gi')), []);
+  assert.deepEqual(updateMessagesFor(bound('1Gi', '1Gi'), bound('3Gi', '1Gi')), ['spec.resources.requests.storage: Forbidden: field can not be less than status.capacity']);
+  assert.deepEqual(updateMessagesFor(bound('512Mi', '1Gi'), bound('1Gi', '1Gi')), ['spec.resources.requests.storage: Forbidden: field can not be less than status.capacity']);
+});
+
 test('PV needs capacity, access modes and exactly one source', () => {
   const pv = { kind: 'PersistentVolume', metadata: { name: 'pv1' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' } } };
   assert.deepEqual(messagesFor(pv), []);

@@ -95,10 +95,13 @@ export function validatePersistentVolumeClaimUpdate(pvc: PersistentVolumeClaim, 
     prev.volumeAttributesClassName = next.volumeAttributesClassName;
   }
   if (!deepEqual(next, prev)) errs.push(forbidden('spec', PVC_SPEC_IMMUTABLE));
+  // A request may come back down (recovering from a failed expansion, upstream's RecoverVolumeExpansionFailure)
+  // but never to the volume's recorded capacity or below: volumes do not shrink.
   const newSize = parseQuantity(pvc.spec?.resources?.requests?.storage);
   const oldSize = parseQuantity(old.spec?.resources?.requests?.storage);
-  if (bound && newSize !== undefined && oldSize !== undefined && newSize < oldSize) {
-    errs.push(forbidden('spec.resources.requests.storage', 'field can not be less than previous value'));
+  const statusSize = parseQuantity(old.status?.capacity?.storage) ?? 0;
+  if (newSize !== undefined && oldSize !== undefined && newSize < oldSize && newSize <= statusSize) {
+    errs.push(forbidden('spec.resources.requests.storage', 'field can not be less than status.capacity'));
   }
   return errs;
 }

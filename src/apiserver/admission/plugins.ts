@@ -4,6 +4,8 @@ import type { AdmissionPlugin } from './admission.js';
 import { CertificateRequester, CertificateSubjectRestriction } from './certificates.js';
 import { DefaultStorageClass } from './default-storage-class.js';
 import { DefaultTolerationSeconds } from './default-toleration-seconds.js';
+import { PersistentVolumeClaimResize } from './persistent-volume-claim-resize.js';
+import { StorageObjectInUseProtection } from './storage-object-in-use-protection.js';
 import { LimitRanger } from './limit-ranger.js';
 import { NamespaceLifecycle } from './namespace-lifecycle.js';
 import { NodeRestriction } from './node-restriction.js';
@@ -60,6 +62,8 @@ export function builtinAdmissionPlugins(configs: AdmissionPluginConfigs = {}): r
     (deps) => new Priority(() => deps.registry.lookup('scheduling.k8s.io', 'v1', 'priorityclasses')!),
     () => new DefaultTolerationSeconds(),
     (deps) => new DefaultStorageClass(() => deps.registry.lookup('storage.k8s.io', 'v1', 'storageclasses')),
+    () => new StorageObjectInUseProtection(),
+    (deps) => new PersistentVolumeClaimResize(() => deps.registry.lookup('storage.k8s.io', 'v1', 'storageclasses')),
     (deps) => new PodSecurity({ namespaces: () => deps.registry.namespaces, pods: () => deps.registry.lookup('', 'v1', 'pods')! }, configs.podSecurity),
     () => new CertificateRequester(),
     () => new CertificateSubjectRestriction(),
