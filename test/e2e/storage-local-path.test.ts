@@ -156,3 +156,40 @@ test('a StatefulSet with volumeClaimTemplates: one bound local-path volume per r
   }
   assert.equal(existsSync(dir0), false, 'the volume directory was removed on the node');
 });
+
+test('bad input: a class with parameters the provisioner does not know, a claim bigger than the node: ProvisioningFailed events, claims Pending', async () => {
+  const eventFor = (name: string) =>
+    waitFor(`the ProvisioningFailed event of ${name}`, async () => {
+      const out = await kubectl.ok(['get', 'events', '-n', NS, '--field-selector', `involvedObject.name=${name}`, '-o', 'json']);
+      return (JSON.parse(out) as { items: { reason: string; message: string; type: string }[] }).items.find((e) => e.reason === 'ProvisioningFailed');
+    }, 30_000);
+  const pvc = (name: string, storageClassName: string, storage: string) => ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name },
+    spec: { storageClassName, accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } },
+  });
+  await kubectl.ok(['apply', '-f', '-'], {
+    input: JSON.stringify({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'odd-params' }, provisioner: 'rancher.io/local-path', volumeBindingMode: 'Immediate', parameters: { fsType: 'ext4' } }),
+  });
+  await kubectl.ok(['apply', '-n', NS, '-f', '-'], { input: JSON.stringify(pvc('odd', 'odd-params', '1Mi')) });
+  const odd = await eventFor('odd');
+  assert.equal(odd.type, 'Warning');
+  assert.equal(odd.message, 'failed to provision volume with StorageClass "odd-params": unsupported parameter "fsType": the built-in local-path provisioner takes no parameters');
+
+  // late binding: the scheduler picks the node for the claim's pod, then the provisioner finds the disk too small
+  await kubectl.ok(['apply', '-n', NS, '-f', '-'], { input: JSON.stringify(pvc('huge', 'local-path', '1Ei')) });
+  await kubectl.ok(['apply', '-n', NS, '-f', '-'], {
+    input: JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'wants-huge' },
+      spec: { containers: [{ name: 'c', image: 'busybox', command: ['sleep', '3600'], volumeMounts: [{ name: 'd', mountPath: '/d' }] }], volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'huge' } }] },
+    }),
+  });
+  const huge = await eventFor('huge');
+  assert.match(huge.message, /^failed to provision volume with StorageClass "local-path": requested storage 1Ei is more than node "[^"]+" has \(ephemeral-storage capacity \d+Ki\)$/);
+  assert.equal((await claim('odd')).status.phase, 'Pending');
+  assert.equal((await claim('huge')).status.phase, 'Pending');
+  await kubectl.ok(['delete', 'pod', 'wants-huge', '-n', NS, '--wait=false']);
+});

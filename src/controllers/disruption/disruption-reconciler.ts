@@ -41,8 +41,7 @@ export class DisruptionReconciler implements Reconciler {
     let recheckAfter: number | undefined;
     let condition: Omit<Condition, 'lastTransitionTime'>;
     try {
-      const selector = labelSelectorFromObject(pdb.spec?.selector);
-      const pods = this.o.pods.namespace(namespace).list((labels) => selector.matches(labels));
+      const pods = this.podsFor(pdb);
       if (pods.length === 0) this.o.recorder.event(pdb, 'Normal', 'NoPods', 'No matching pods found');
       ({ status, recheckAfter } = computeBudgetStatus({ pdb, pods, controllerScale: (p) => this.controllerScale(p), now }));
       condition = status.disruptionsAllowed > 0
@@ -70,6 +69,18 @@ export class DisruptionReconciler implements Reconciler {
       }
     }
     return recheckAfter !== undefined ? { requeueAfter: recheckAfter } : undefined;
+  }
+
+  /** The budget's pods; a selector that cannot be parsed is upstream's `NoPods` warning ("Failed to get pods: …") and fails the sync. */
+  private podsFor(pdb: PodDisruptionBudget): Pod[] {
+    let selector;
+    try {
+      selector = labelSelectorFromObject(pdb.spec?.selector);
+    } catch (err) {
+      this.o.recorder.event(pdb, 'Warning', 'NoPods', `Failed to get pods: ${err instanceof Error ? err.message : String(err)}`);
+      throw err;
+    }
+    return this.o.pods.namespace(pdb.metadata?.namespace ?? '').list((labels) => selector.matches(labels));
   }
 
   /** The replicas of the workload controlling a pod: Deployment (through its ReplicaSet), ReplicaSet, StatefulSet or ReplicationController. */

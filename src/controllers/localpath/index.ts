@@ -1,4 +1,4 @@
-import type { PersistentVolume, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
+import type { Node, PersistentVolume, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import { metaNamespaceKey } from '../../client/cache/store.js';
 import { isAlreadyExists } from '../../client/rest/error-predicates.js';
@@ -7,7 +7,7 @@ import { controllerConfig, type ControllerDescriptor } from '../controller-descr
 import { newController } from '../new-controller.js';
 import { HELPER_NAMESPACE, HELPER_VOLUME_LABEL } from './helper-pod.js';
 import { CLAIM_KEY, LOCAL_PATH_PROVISIONER, LocalPathProvisioner, VOLUME_KEY } from './local-path-provisioner.js';
-import { PERSISTENT_VOLUMES, PERSISTENT_VOLUME_CLAIMS, PODS, STORAGE_CLASSES } from '../../api/resource-refs.js';
+import { NODES, PERSISTENT_VOLUMES, PERSISTENT_VOLUME_CLAIMS, PODS, STORAGE_CLASSES } from '../../api/resource-refs.js';
 
 /** k3s's default class: late binding, so the volume is made where the pod lands. */
 export const LOCAL_PATH_CLASS: StorageClass = {
@@ -35,12 +35,14 @@ export const controller: ControllerDescriptor = {
     const volumes = ctx.informers.forResource<PersistentVolume>(PERSISTENT_VOLUMES);
     const classes = ctx.informers.forResource<StorageClass>(STORAGE_CLASSES);
     const pods = ctx.informers.forResource<Pod>(PODS);
+    const nodes = ctx.informers.forResource<Node>(NODES);
     const provisioner = new LocalPathProvisioner({
       client: ctx.client,
       claims: claims.lister,
       volumes: volumes.lister,
       classes: classes.lister,
       pods: pods.lister,
+      nodes: nodes.lister,
       recorder: ctx.eventRecorder(LOCAL_PATH_PROVISIONER),
       dir: config.localPathDir,
       helperImage: config.localPathHelperImage,

@@ -1,4 +1,4 @@
-import type { PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimStatus, Pod } from 'kubernetes-types/core/v1.js';
+import type { Node, PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimStatus, Pod } from 'kubernetes-types/core/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import { join } from 'node:path';
 import type { Lister } from '../../client/cache/lister.js';
@@ -8,6 +8,7 @@ import type { Client } from '../../client/rest/client.js';
 import { isAlreadyExists, isNotFound } from '../../client/rest/error-predicates.js';
 import { PERSISTENT_VOLUMES, PERSISTENT_VOLUME_CLAIMS, PODS } from '../../api/resource-refs.js';
 import { ANN_DYNAMICALLY_PROVISIONED, ANN_SELECTED_NODE, ANN_STORAGE_PROVISIONER, ANN_BETA_STORAGE_PROVISIONER, requestedStorage, storageClassOf, volumeCapacity } from '../../machinery/volume-binding.js';
+import { parseQuantity } from '../../machinery/quantity.js';
 import { HELPER_NAMESPACE, deleteHelperPodName, newDeleteHelperPod, volumeNode } from './helper-pod.js';
 
 /** k3s's provisioner name, so manifests written for k3s's `local-path` class work unchanged. */
@@ -21,6 +22,8 @@ export interface LocalPathProvisionerOptions {
   volumes: Lister<PersistentVolume>;
   classes: Lister<StorageClass>;
   pods: Lister<Pod>;
+  /** For the size of the disk on the node a volume would live on. */
+  nodes: Lister<Node>;
   recorder: EventRecorder;
   /** The directory on every node volumes are made in. */
   dir: string;
@@ -76,6 +79,11 @@ export class LocalPathProvisioner implements Reconciler {
     if (this.o.volumes.get(pvName)) return;
     const node = annotations[ANN_SELECTED_NODE];
     const claimKey = `${pvc.metadata?.namespace}/${pvc.metadata?.name}`;
+    const unknown = Object.keys(sc.parameters ?? {}).sort();
+    if (unknown.length > 0) {
+      this.o.recorder.event(pvc, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${sc.metadata?.name}": unsupported parameter ${unknown.map((k) => JSON.stringify(k)).join(', ')}: the built-in local-path provisioner takes no parameters`);
+      return;
+    }
     if (!node) {
       this.o.recorder.event(pvc, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${sc.metadata?.name}": configuration error, no node was specified`);
       return;
@@ -86,6 +94,11 @@ export class LocalPathProvisioner implements Reconciler {
     }
     if (pvc.spec?.volumeMode === 'Block') {
       this.o.recorder.event(pvc, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${sc.metadata?.name}": Only support Filesystem volume mode`);
+      return;
+    }
+    const tooBig = this.exceedsNode(pvc, node);
+    if (tooBig) {
+      this.o.recorder.event(pvc, 'Warning', 'ProvisioningFailed', `failed to provision volume with StorageClass "${sc.metadata?.name}": ${tooBig}`);
       return;
     }
     this.o.recorder.event(pvc, 'Normal', 'Provisioning', `External provisioner is provisioning volume for claim "${claimKey}"`);
@@ -116,6 +129,20 @@ export class LocalPathProvisioner implements Reconciler {
     this.o.recorder.event(pvc, 'Normal', 'ProvisioningSucceeded', `Successfully provisioned volume ${pvName}`);
   }
 
+  /** Why the claim's request cannot fit on the node (bigger than its whole disk, `status.capacity[ephemeral-storage]`), if it cannot. */
+  private exceedsNode(pvc: PersistentVolumeClaim, node: string): string | undefined {
+    const disk = this.o.nodes.get(node)?.status?.capacity?.['ephemeral-storage'];
+    if (disk === undefined) return undefined;
+    let size;
+    try {
+      size = parseQuantity(disk);
+    } catch {
+      return undefined;
+    }
+    if (requestedStorage(pvc).cmp(size) <= 0) return undefined;
+    return `requested storage ${pvc.spec?.resources?.requests?.storage} is more than node "${node}" has (ephemeral-storage capacity ${disk})`;
+  }
+
   /** A hostPath volume has no size to grow: recording the new capacity on the volume and the claim is the whole resize. */
   private async expand(pvc: PersistentVolumeClaim, sc: StorageClass): Promise<void> {
     const pv = this.o.volumes.get(pvc.spec?.volumeName ?? '');
@@ -125,6 +152,12 @@ export class LocalPathProvisioner implements Reconciler {
     if (storage === undefined) return;
     if (volumeCapacity(pv).cmp(wanted) < 0) {
       if (!sc.allowVolumeExpansion) return;
+      const node = volumeNode(pv);
+      const tooBig = node ? this.exceedsNode(pvc, node) : undefined;
+      if (tooBig) {
+        this.o.recorder.event(pvc, 'Warning', 'VolumeResizeFailed', `resize volume "${pv.metadata?.name}" by resizer "${LOCAL_PATH_PROVISIONER}" failed: ${tooBig}`);
+        return;
+      }
       this.o.recorder.event(pvc, 'Normal', 'Resizing', `External resizer is resizing volume ${pv.metadata?.name}`);
       await this.o.client.resource<PersistentVolume>(PERSISTENT_VOLUMES).update({ ...pv, spec: { ...pv.spec, capacity: { ...(pv.spec?.capacity ?? {}), storage } } });
       return; // the volume's update brings the claim back for its status

@@ -130,6 +130,7 @@ const CONTROLLER_RULES: Readonly<Record<string, PolicyRule[]>> = {
     r(['update'], [''], ['persistentvolumeclaims/status']),
     r(['get', 'list', 'watch', 'create', 'delete'], [''], ['pods']),
     r(['get', 'list', 'watch', 'create'], ['storage.k8s.io'], ['storageclasses']),
+    r(READ, [''], ['nodes']),
     EVENTS,
   ],
   'persistent-volume-binder': [
