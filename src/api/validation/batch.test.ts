@@ -54,3 +54,21 @@ test('cronjob schedule, time zone and name length', () => {
   assert.deepEqual(messagesFor(cj('0 * * * *', { timeZone: 'Europe/Berlin' }), 'batch'), []);
   assert.deepEqual(messagesFor(cj('0 * * * *', {}, 'c'.repeat(53)), 'batch'), [`metadata.name: Invalid value: "${'c'.repeat(53)}": must be no more than 52 characters`]);
 });
+
+test('backoffLimitPerIndex, maxFailedIndexes and successPolicy are for Indexed Jobs, with upstream\'s messages', () => {
+  const indexed = { template: tmpl('Never'), completionMode: 'Indexed', completions: 3 };
+  assert.deepEqual(messagesFor(job({ ...indexed, backoffLimitPerIndex: 1, maxFailedIndexes: 1, successPolicy: { rules: [{ succeededIndexes: '0,2-3' }, { succeededCount: 2 }] } }), 'batch'), []);
+  assert.deepEqual(messagesFor(job({ template: tmpl('Never'), backoffLimitPerIndex: 1, successPolicy: { rules: [{ succeededCount: 1 }] } }), 'batch'), [
+    'spec.backoffLimitPerIndex: Invalid value: 1: requires indexed completion mode',
+    'spec.successPolicy: Invalid value: {"rules":[{"succeededCount":1}]}: requires indexed completion mode',
+  ]);
+  assert.deepEqual(messagesFor(job({ ...indexed, maxFailedIndexes: 4 }), 'batch'), [
+    'spec.backoffLimitPerIndex: Required value: when maxFailedIndexes is specified',
+    'spec.maxFailedIndexes: Invalid value: 4: must be less than or equal to completions',
+  ]);
+  assert.deepEqual(messagesFor(job({ ...indexed, successPolicy: { rules: [{}, { succeededCount: 5 }, { succeededIndexes: 'x' }] } }), 'batch'), [
+    'spec.successPolicy.rules[0]: Required value: at least one of succeededCount or succeededIndexes must be specified',
+    'spec.successPolicy.rules[1].succeededCount: Invalid value: 5: must be less than or equal to 3 (the number of specified completions)',
+    'spec.successPolicy.rules[2].succeededIndexes: Invalid value: "x": error parsing succeededIndexes: not a comma-separated list of indexes and index ranges',
+  ]);
+});

@@ -1,5 +1,5 @@
 import type { CronJob, Job, JobSpec, JobTemplateSpec } from 'kubernetes-types/batch/v1.js';
-import { child, invalid, notSupported, required, validateImmutableField, validateNonnegativeField, type ErrorList } from './errors.js';
+import { child, index, invalid, notSupported, required, tooMany, validateImmutableField, validateNonnegativeField, type ErrorList } from './errors.js';
 import { cronScheduleError, isKnownTimeZone } from './cron-schedule.js';
 import { selectorMatches, validateLabelSelector } from './label-selector.js';
 import { maxLenError, nameIsDNSSubdomain } from './name.js';
@@ -20,6 +20,7 @@ function validateJobSpecCommon(spec: JobSpec, path: string): ErrorList {
       errs.push(required(child(path, 'completions'), 'when completion mode is Indexed'));
     }
   }
+  errs.push(...validatePerIndexAndSuccessPolicy(spec, path));
   if (spec.podReplacementPolicy !== undefined) {
     if (!['TerminatingOrFailed', 'Failed'].includes(spec.podReplacementPolicy)) {
       errs.push(notSupported(child(path, 'podReplacementPolicy'), spec.podReplacementPolicy, ['TerminatingOrFailed', 'Failed']));
@@ -32,6 +33,44 @@ function validateJobSpecCommon(spec: JobSpec, path: string): ErrorList {
   const rp = spec.template?.spec?.restartPolicy;
   if (rp !== undefined && rp !== 'OnFailure' && rp !== 'Never') {
     errs.push(notSupported(child(tp, 'spec', 'restartPolicy'), rp, ['OnFailure', 'Never']));
+  }
+  return errs;
+}
+
+/** Upstream's limit on successPolicy rules. */
+const MAX_SUCCESS_POLICY_RULES = 20;
+
+/** backoffLimitPerIndex/maxFailedIndexes and successPolicy, both for Indexed Jobs only (upstream's wording). */
+function validatePerIndexAndSuccessPolicy(spec: JobSpec, path: string): ErrorList {
+  const errs: ErrorList = [];
+  const indexed = spec.completionMode === 'Indexed';
+  if (typeof spec.backoffLimitPerIndex === 'number' && !indexed) errs.push(invalid(child(path, 'backoffLimitPerIndex'), spec.backoffLimitPerIndex, 'requires indexed completion mode'));
+  if (typeof spec.maxFailedIndexes === 'number') {
+    errs.push(...validateNonnegativeField(spec.maxFailedIndexes, child(path, 'maxFailedIndexes')));
+    if (typeof spec.backoffLimitPerIndex !== 'number') errs.push(required(child(path, 'backoffLimitPerIndex'), 'when maxFailedIndexes is specified'));
+    if (typeof spec.completions === 'number' && spec.maxFailedIndexes > spec.completions) errs.push(invalid(child(path, 'maxFailedIndexes'), spec.maxFailedIndexes, 'must be less than or equal to completions'));
+  }
+  const policy = spec.successPolicy;
+  if (!policy) return errs;
+  if (!indexed) return [...errs, invalid(child(path, 'successPolicy'), policy, 'requires indexed completion mode')];
+  const rulesPath = child(path, 'successPolicy', 'rules');
+  const rules = policy.rules ?? [];
+  if (rules.length === 0) errs.push(required(rulesPath, 'at least one rules must be specified when the successPolicy is specified'));
+  if (rules.length > MAX_SUCCESS_POLICY_RULES) errs.push(tooMany(rulesPath, rules.length, MAX_SUCCESS_POLICY_RULES));
+  for (const [i, rule] of rules.entries()) {
+    const rp = index(rulesPath, i);
+    if ((rule.succeededIndexes === undefined || rule.succeededIndexes === null) && (rule.succeededCount === undefined || rule.succeededCount === null)) {
+      errs.push(required(rp, 'at least one of succeededCount or succeededIndexes must be specified'));
+    }
+    if (typeof rule.succeededIndexes === 'string' && !/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(rule.succeededIndexes)) {
+      errs.push(invalid(child(rp, 'succeededIndexes'), rule.succeededIndexes, 'error parsing succeededIndexes: not a comma-separated list of indexes and index ranges'));
+    }
+    if (typeof rule.succeededCount === 'number') {
+      if (rule.succeededCount < 0) errs.push(invalid(child(rp, 'succeededCount'), rule.succeededCount, 'must be greater than or equal to 0'));
+      if (typeof spec.completions === 'number' && rule.succeededCount > spec.completions) {
+        errs.push(invalid(child(rp, 'succeededCount'), rule.succeededCount, `must be less than or equal to ${spec.completions} (the number of specified completions)`));
+      }
+    }
   }
   return errs;
 }
@@ -66,6 +105,7 @@ export function validateJobUpdate(job: Job, old: Job): ErrorList {
   errs.push(...validateImmutableField(s.completionMode, o.completionMode, 'spec.completionMode'));
   errs.push(...validateImmutableField(s.podFailurePolicy, o.podFailurePolicy, 'spec.podFailurePolicy'));
   errs.push(...validateImmutableField(s.backoffLimitPerIndex, o.backoffLimitPerIndex, 'spec.backoffLimitPerIndex'));
+  errs.push(...validateImmutableField(s.successPolicy, o.successPolicy, 'spec.successPolicy'));
   return errs;
 }
 

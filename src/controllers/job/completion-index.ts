@@ -22,14 +22,15 @@ export function parseIndexes(text: string | undefined, completions: number): Set
   return out;
 }
 
-/** Formats indexes as upstream's compressed intervals: sorted, runs collapsed to "a-b". */
+/** Formats indexes as upstream's compressed intervals: sorted, runs of three or more collapsed to "a-b". */
 export function formatIndexes(indexes: Iterable<number>): string {
   const sorted = [...new Set(indexes)].sort((a, b) => a - b);
   const parts: string[] = [];
   for (let i = 0; i < sorted.length; ) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    parts.push(i === j ? String(sorted[i]) : `${sorted[i]}-${sorted[j]}`);
+    // two in a row are listed, longer runs collapse (upstream's orderedIntervals.String)
+    parts.push(i === j ? String(sorted[i]) : j === i + 1 ? `${sorted[i]},${sorted[j]}` : `${sorted[i]}-${sorted[j]}`);
     i = j + 1;
   }
   return parts.join(',');

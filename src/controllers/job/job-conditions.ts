@@ -8,6 +8,8 @@ export const JobReasons = {
   completionsReached: { reason: 'CompletionsReached', message: 'Reached expected number of succeeded pods' },
   backoffLimitExceeded: { reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit' },
   deadlineExceeded: { reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' },
+  maxFailedIndexesExceeded: { reason: 'MaxFailedIndexesExceeded', message: 'Job has exceeded the specified maximal number of failed indexes' },
+  failedIndexes: { reason: 'FailedIndexes', message: 'Job has failed indexes' },
   suspended: { reason: 'JobSuspended', message: 'Job suspended' },
   resumed: { reason: 'JobResumed', message: 'Job resumed' },
 } as const;

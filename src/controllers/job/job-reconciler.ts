@@ -18,6 +18,7 @@ import { formatIndexes, parseIndexes, pendingIndexes, podCompletionIndex } from 
 import { hasTrueCondition, isJobFinished, jobCondition, JobReasons, setJobCondition } from './job-conditions.js';
 import { JOB_TRACKING_FINALIZER, newJobPod } from './job-pod.js';
 import { matchPodFailurePolicy } from './pod-failure-policy.js';
+import { hasBackoffLimitPerIndex, indexBackoffRemaining, isIndexFailed, lastFailedPodPerIndex, matchSuccessPolicy, replacementFailureCounts } from './indexed-policies.js';
 import { JOBS, PODS } from '../../api/resource-refs.js';
 import { realClock, type Clock } from '../../base/clock.js';
 
@@ -89,6 +90,8 @@ export class JobReconciler implements Reconciler {
     const completions = job.spec?.completions;
     const indexed = job.spec?.completionMode === 'Indexed';
     const doneIndexes = indexed ? parseIndexes(status.completedIndexes, completions ?? 0) : new Set<number>();
+    const perIndex = hasBackoffLimitPerIndex(job);
+    const failedIndexes = perIndex ? parseIndexes(status.failedIndexes, completions ?? 0) : new Set<number>();
     const succeeded = status.succeeded ?? 0;
     const failed = status.failed ?? 0;
 
@@ -104,13 +107,23 @@ export class JobReconciler implements Reconciler {
         if (left <= 0) failure = JobReasons.deadlineExceeded;
         else requeueAfter = left;
       }
-      const success = indexed
-        ? doneIndexes.size >= (completions ?? 0)
-        : completions === undefined || completions === null
-          ? succeeded > 0 && active.length === 0
-          : succeeded >= completions;
+      if (!failure && perIndex) {
+        const max = job.spec?.maxFailedIndexes;
+        if (typeof max === 'number' && failedIndexes.size > max) failure = JobReasons.maxFailedIndexesExceeded;
+        else if (failedIndexes.size > 0 && failedIndexes.size + doneIndexes.size >= (completions ?? 0)) failure = JobReasons.failedIndexes;
+      }
+      const byPolicy = indexed && !failure ? matchSuccessPolicy(job.spec?.successPolicy, completions ?? 0, doneIndexes) : undefined;
+      const success: Outcome | undefined = byPolicy
+        ? { reason: 'SuccessPolicy', message: byPolicy }
+        : (indexed
+              ? doneIndexes.size >= (completions ?? 0)
+              : completions === undefined || completions === null
+                ? succeeded > 0 && active.length === 0
+                : succeeded >= completions)
+          ? JobReasons.completionsReached
+          : undefined;
       if (failure) setJobCondition(status, 'FailureTarget', 'True', failure.reason, failure.message, now);
-      else if (success) setJobCondition(status, 'SuccessCriteriaMet', 'True', JobReasons.completionsReached.reason, JobReasons.completionsReached.message, now);
+      else if (success) setJobCondition(status, 'SuccessCriteriaMet', 'True', success.reason, success.message, now);
     }
     const ending = jobCondition(status, 'FailureTarget') ?? jobCondition(status, 'SuccessCriteriaMet');
     if (ending?.status === 'True') {
@@ -158,14 +171,14 @@ export class JobReconciler implements Reconciler {
       keep = [];
       for (const p of [...active].sort(byCreation)) {
         const i = podCompletionIndex(p);
-        if (i === undefined || i >= (completions ?? 0) || doneIndexes.has(i) || seen.has(i)) toDelete.push(p);
+        if (i === undefined || i >= (completions ?? 0) || doneIndexes.has(i) || failedIndexes.has(i) || seen.has(i)) toDelete.push(p);
         else {
           seen.add(i);
           keep.push(p);
         }
       }
     }
-    const remaining = indexed ? (completions ?? 0) - doneIndexes.size : completions === undefined || completions === null ? (succeeded > 0 ? 0 : parallelism) : completions - succeeded;
+    const remaining = indexed ? (completions ?? 0) - doneIndexes.size - failedIndexes.size : completions === undefined || completions === null ? (succeeded > 0 ? 0 : parallelism) : completions - succeeded;
     const want = Math.max(0, Math.min(parallelism, remaining) - busy);
     if (keep.length > want) {
       const ranked = [...keep].sort((a, b) => Number(isPodReady(a)) - Number(isPodReady(b)) || byCreation(b, a));
@@ -173,7 +186,18 @@ export class JobReconciler implements Reconciler {
       keep = keep.filter((p) => !toDelete.includes(p));
     }
     await this.deletePods(key, job, toDelete);
-    if (keep.length < want) {
+    if (keep.length < want && perIndex) {
+      // each index backs off on its own failures; its new pod carries the index's failure count
+      const running = new Set(keep.map(podCompletionIndex).filter((i): i is number => i !== undefined));
+      const lastFailed = lastFailedPodPerIndex(pods);
+      const ready: number[] = [];
+      for (const ix of pendingIndexes(completions ?? 0, new Set([...doneIndexes, ...failedIndexes]), running, want - keep.length)) {
+        const wait = indexBackoffRemaining(lastFailed.get(ix), now);
+        if (wait === 0) ready.push(ix);
+        else requeueAfter = Math.min(requeueAfter ?? wait, wait);
+      }
+      keep = [...keep, ...(await this.createPods(key, job, ready, (ix) => replacementFailureCounts(job, lastFailed.get(ix))))];
+    } else if (keep.length < want) {
       const wait = this.backoff.remaining(key, now);
       if (wait > 0) requeueAfter = Math.min(requeueAfter ?? wait, wait);
       else {
@@ -199,6 +223,9 @@ export class JobReconciler implements Reconciler {
     const uncounted = { succeeded: [...(status.uncountedTerminatedPods?.succeeded ?? [])], failed: [...(status.uncountedTerminatedPods?.failed ?? [])] };
     const replaceOnlyFailed = job.spec?.podReplacementPolicy === 'Failed' || Boolean(job.spec?.podFailurePolicy);
     const finished = isJobFinished(job);
+    const perIndex = hasBackoffLimitPerIndex(job);
+    if (perIndex) status.failedIndexes ??= '';
+    const newFailedIndexes: number[] = [];
     const toRelease: Pod[] = [];
     let failJob: Outcome | undefined;
     let newFailed = 0;
@@ -217,6 +244,8 @@ export class JobReconciler implements Reconciler {
       } else if (failedPod) {
         const match = phase === 'Failed' ? matchPodFailurePolicy(job.spec?.podFailurePolicy, pod) : undefined;
         if (match?.action === 'FailJob') failJob ??= { reason: 'PodFailurePolicy', message: match.message };
+        const ix = perIndex ? podCompletionIndex(pod) : undefined;
+        if (ix !== undefined && ix < (job.spec?.completions ?? 0) && isIndexFailed(job, pod)) newFailedIndexes.push(ix);
         if (match?.action !== 'Ignore' && !uncounted.failed.includes(uid)) {
           uncounted.failed.push(uid);
           newFailed++;
@@ -228,7 +257,11 @@ export class JobReconciler implements Reconciler {
       toRelease.push(pod);
     }
     if (toRelease.length === 0 && uncounted.succeeded.length + uncounted.failed.length === 0) return { failJob };
-    if (newFailed + newSucceeded > 0) {
+    if (newFailedIndexes.length > 0) {
+      // recorded with the uncounted pods, before their finalizers go: the failed index is never lost
+      status.failedIndexes = formatIndexes([...parseIndexes(status.failedIndexes, job.spec?.completions ?? 0), ...newFailedIndexes]);
+    }
+    if (newFailed + newSucceeded + newFailedIndexes.length > 0) {
       status.uncountedTerminatedPods = uncounted;
       await this.writeStatus(job, status);
     }
@@ -278,13 +311,16 @@ export class JobReconciler implements Reconciler {
     }
   }
 
-  private async createPods(key: string, job: Job, what: number | number[]): Promise<Pod[]> {
+  private async createPods(key: string, job: Job, what: number | number[], annotate?: (index: number) => Record<string, string>): Promise<Pod[]> {
     const indexes = typeof what === 'number' ? Array.from({ length: what }, () => undefined) : what;
     const client = this.o.client.resource<Pod>(PODS).namespace(job.metadata?.namespace ?? '');
     const created: Pod[] = [];
     const { error } = await slowStartBatch(indexes.length, 1, async (i) => {
       try {
-        const pod = await client.create(newJobPod(job, indexes[i]));
+        const template = newJobPod(job, indexes[i]);
+        const index = indexes[i];
+        if (annotate && index !== undefined) template.metadata = { ...template.metadata, annotations: { ...template.metadata?.annotations, ...annotate(index) } };
+        const pod = await client.create(template);
         this.o.expectations.expectCreate(key, pod.metadata?.name ?? '');
         created.push(pod);
         this.o.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata?.name}`);
