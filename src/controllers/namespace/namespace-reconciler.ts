@@ -5,19 +5,13 @@ import type { ApiObject } from '../../client/rest/api-object.js';
 import type { Lister } from '../../client/cache/lister.js';
 import type { Reconciler, ReconcileResult } from '../../client/controller/reconciler.js';
 import { isConflict, isNotFound } from '../../client/rest/error-predicates.js';
-import { RESOURCES } from '../../api/resources.js';
-import type { ResourceInfo } from '../../api/resource-info.js';
+import { discoverNamespacedResources, type NamespacedResource } from './discovered-resources.js';
 import { semanticEqual } from '../semantic-equal.js';
 import { NAMESPACES } from '../../api/resource-refs.js';
 
 export const KUBERNETES_FINALIZER = 'kubernetes';
 /** How soon to look again while content is still going away (graceful pod deletion, finalizers). */
 const RECHECK_MS = 1000;
-
-/** Namespaced resources the controller empties (those that can be listed and deleted). */
-export function namespacedResources(): ResourceInfo[] {
-  return RESOURCES.filter((r) => r.namespaced && !r.resource.includes('/') && r.verbs.includes('list') && r.verbs.includes('delete'));
-}
 
 export interface NamespaceReconcilerOptions {
   client: Client;
@@ -26,12 +20,13 @@ export interface NamespaceReconcilerOptions {
   clock?: Clock;
 }
 
-function gr(r: ResourceInfo): string {
+function gr(r: NamespacedResource): string {
   return r.group ? `${r.resource}.${r.group}` : r.resource;
 }
 
 /**
- * Empties a Terminating namespace: deletes every namespaced object in it,
+ * Empties a Terminating namespace: deletes every namespaced object in it
+ * (built-in and discovered: custom resources and aggregated APIs),
  * reports what remains in the status conditions, and once nothing is left
  * removes the `kubernetes` finalizer through /finalize so the API server
  * deletes the namespace.
@@ -45,8 +40,9 @@ export class NamespaceReconciler implements Reconciler {
     const remaining = new Map<string, number>();
     const failures: string[] = [];
     const finalizersLeft = new Set<string>();
+    const discovered = await discoverNamespacedResources(this.o.client, signal);
     await Promise.all(
-      namespacedResources().map(async (info) => {
+      discovered.resources.map(async (info) => {
         const rc = this.o.client.resource<ApiObject>({ group: info.group, version: info.version, resource: info.resource }).namespace(name);
         try {
           if (info.verbs.includes('deletecollection')) await rc.deleteCollection({ propagationPolicy: 'Background', signal });
@@ -62,8 +58,8 @@ export class NamespaceReconciler implements Reconciler {
         }
       }),
     );
-    await this.setConditions(ns, remaining, finalizersLeft, failures, signal);
-    if (remaining.size > 0 || failures.length > 0) return { requeueAfter: RECHECK_MS };
+    await this.setConditions(ns, remaining, finalizersLeft, failures, discovered.failures, signal);
+    if (remaining.size > 0 || failures.length > 0 || discovered.failures.length > 0) return { requeueAfter: RECHECK_MS };
     const finalized: Namespace = { ...structuredClone(ns), spec: { ...ns.spec, finalizers: (ns.spec?.finalizers ?? []).filter((f) => f !== KUBERNETES_FINALIZER) } };
     try {
       await this.o.client.resource<Namespace>(NAMESPACES).updateSubresource(name, 'finalize', finalized, { signal });
@@ -72,7 +68,7 @@ export class NamespaceReconciler implements Reconciler {
     }
   }
 
-  private async setConditions(ns: Namespace, remaining: Map<string, number>, finalizers: Set<string>, failures: string[], signal: AbortSignal): Promise<void> {
+  private async setConditions(ns: Namespace, remaining: Map<string, number>, finalizers: Set<string>, failures: string[], discoveryFailures: string[], signal: AbortSignal): Promise<void> {
     const t = rfc3339((this.o.clock ?? realClock).now());
     const cond = (type: string, on: boolean, reason: string, message: string): NamespaceCondition => {
       const old = ns.status?.conditions?.find((c) => c.type === type);
@@ -81,7 +77,9 @@ export class NamespaceReconciler implements Reconciler {
     };
     const content = [...remaining].sort().map(([r, n]) => `${r} has ${n} resource instances`).join(', ');
     const conditions: NamespaceCondition[] = [
-      cond('NamespaceDeletionDiscoveryFailure', false, 'ResourcesDiscovered', 'All resources successfully discovered'),
+      discoveryFailures.length
+        ? cond('NamespaceDeletionDiscoveryFailure', true, 'DiscoveryFailed', `Discovery failed for some groups, ${discoveryFailures.length} failing: ${discoveryFailures.join(', ')}`)
+        : cond('NamespaceDeletionDiscoveryFailure', false, 'ResourcesDiscovered', 'All resources successfully discovered'),
       cond('NamespaceDeletionGroupVersionParsingFailure', false, 'ParsedGroupVersions', 'All legacy kube types successfully parsed'),
       failures.length ? cond('NamespaceDeletionContentFailure', true, 'ContentDeletionFailed', `Failed to delete all resource types, ${failures.length} remaining: ${failures.join(', ')}`) : cond('NamespaceDeletionContentFailure', false, 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization'),
       remaining.size ? cond('NamespaceContentRemaining', true, 'SomeResourcesRemain', `Some resources are remaining: ${content}`) : cond('NamespaceContentRemaining', false, 'ContentRemoved', 'All content successfully removed'),
