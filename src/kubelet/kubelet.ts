@@ -38,6 +38,8 @@ import type { KubeletDnsSettings } from './pod/pod-dns.js';
 import type { PodCgroups } from './pod/pod-cgroups.js';
 import type { SecurityOptions } from './pod/security-context.js';
 import { SysctlAllowlist } from './pod/sysctl-allowlist.js';
+import { EVICTED_REASON, EvictionManager, type EvictionManagerOptions } from './eviction/eviction-manager.js';
+import { parseThresholdConfig } from './eviction/threshold-config.js';
 
 /** How long a pod sync waits for the objects it refers to to be read before treating missing ones as not found. */
 const OBJECT_SYNC_TIMEOUT_MS = 10_000;
@@ -84,7 +86,11 @@ export interface KubeletOptions {
   containerLogs?: { maxSize?: number; maxFiles?: number };
   /** Image garbage collection thresholds (--image-gc-high-threshold, --image-gc-low-threshold, --image-minimum-gc-age). */
   imageGC?: Partial<ImageGCPolicy>;
+  /** The eviction manager's thresholds and periods (--eviction-hard, …); default upstream's hard thresholds. */
+  eviction?: KubeletEvictionOptions;
 }
+
+export type KubeletEvictionOptions = Partial<Pick<EvictionManagerOptions, 'thresholds' | 'pressureTransitionPeriodMs' | 'maxPodGracePeriodSeconds' | 'monitoringIntervalMs' | 'localStorageCapacityIsolation'>>;
 
 /** Wires node registration, heartbeats, the pod informer and workers, and the kubelet server. */
 export class Kubelet {
@@ -128,7 +134,36 @@ export class Kubelet {
 
     let alloc: Record<string, string> = allocatable(capacity(info, this.opts.node.maxPods), this.opts.node.reserved);
     const recorder = new EventRecorder({ client, component: 'kubelet', host: nodeName, onError: (err) => logger.debug('event dropped', { error: err }) });
-    const workers = new PodWorkers({
+    // upstream's nodeRef: the Node by name, its name standing in for the UID
+    const nodeRef = { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } };
+    const gc = isImageGCRuntime(runtime)
+      ? new ImageGC({
+          runtime, policy: this.opts.imageGC, pinnedImages: [PAUSE_IMAGE], logger, clock: this.opts.clock,
+          recordNodeEvent: (reason, message) => recorder.event(nodeRef, 'Warning', reason, message),
+        })
+      : undefined;
+    const stats: StatsProvider = new StatsProvider({
+      nodeName, rootDir: this.opts.rootDir,
+      runtime: hasContainerStats(runtime) ? runtime : undefined,
+      imageFs: isImageGCRuntime(runtime) ? () => runtime.imageFsStats() : undefined,
+      pods: (): Pod[] => workers.pods(),
+    });
+    // the status reporter exists once the kubelet server is up; pressure changes found before then wait for registration
+    const statusReporter: { current?: NodeStatusReporter } = {};
+    const eviction: EvictionManager = new EvictionManager({
+      thresholds: parseThresholdConfig({}),
+      ...this.opts.eviction,
+      nodeName, logger, clock: this.opts.clock,
+      summary: async () => (await stats.collect({ fs: true })).summary,
+      activePods: () => workers.activePods(),
+      evictPod: (pod, o) => workers.evict(pod, { reason: EVICTED_REASON, ...o }),
+      reclaimNodeLevelResources: gc && (async () => void (await gc.deleteUnusedImages())),
+      recordPodEvent: (pod, type, reason, message) => recorder.event(pod, type, reason, message),
+      recordNodeEvent: (type, reason, message) => recorder.event(nodeRef, type, reason, message),
+      // a pressure condition is news: report it now rather than at the next status check
+      onConditionsChanged: () => void statusReporter.current?.sync(signal).catch((err: unknown) => logger.warn('node status update failed', { error: err instanceof Error ? err.message : String(err) })),
+    });
+    const workers: PodWorkers = new PodWorkers({
       runtime,
       rootDir: this.opts.rootDir,
       hostIP,
@@ -136,6 +171,7 @@ export class Kubelet {
       dns: this.opts.dns,
       security: this.opts.security,
       sysctls: this.opts.sysctls ?? new SysctlAllowlist(),
+      admitPod: (pod) => eviction.admit(pod),
       cgroups: this.opts.cgroups,
       clock: this.opts.clock,
       allocatable: () => alloc,
@@ -184,7 +220,7 @@ export class Kubelet {
         return { path: attempt.logPath, running: () => rec.current?.id === attempt.id && rec.current.state === 'Running' };
       },
       streaming: new StreamingServer(runtime, streamTargets(workers)),
-      stats: new StatsProvider({ nodeName, runtime: hasContainerStats(runtime) ? runtime : undefined, pods: () => workers.pods() }),
+      stats,
     });
     const port = await server.start();
     logger.info('kubelet server listening', { port });
@@ -196,7 +232,8 @@ export class Kubelet {
       const m = measure();
       alloc = allocatable(capacity(m, config.maxPods), config.reserved);
       return { ...m, internalIP: hostIP };
-    }, logger, clock: this.opts.clock });
+    }, logger, clock: this.opts.clock, pressure: () => new Set(eviction.pressure()) });
+    statusReporter.current = reporter;
     const node: Node = await reporter.register(signal);
     const lease = new LeaseRenewer({
       client,
@@ -208,16 +245,8 @@ export class Kubelet {
       renewIntervalMs: this.opts.leaseDurationSeconds ? this.opts.leaseDurationSeconds * 250 : undefined,
     });
 
-    const heartbeats = [reporter.run(signal, () => nodeImages?.refresh()), lease.run(signal)];
-    if (isImageGCRuntime(runtime)) {
-      // upstream's nodeRef: the Node by name, its name standing in for the UID
-      const nodeRef = { apiVersion: 'v1', kind: 'Node', metadata: { name: nodeName, uid: nodeName } };
-      const gc = new ImageGC({
-        runtime, policy: this.opts.imageGC, pinnedImages: [PAUSE_IMAGE], logger, clock: this.opts.clock,
-        recordNodeEvent: (reason, message) => recorder.event(nodeRef, 'Warning', reason, message),
-      });
-      heartbeats.push(gc.run(signal));
-    }
+    const heartbeats = [reporter.run(signal, () => nodeImages?.refresh()), lease.run(signal), eviction.run(signal)];
+    if (gc) heartbeats.push(gc.run(signal));
     if (canReopenLogs(runtime)) {
       heartbeats.push(new ContainerLogRotator({ runtime, ...this.opts.containerLogs, logger, clock: this.opts.clock }).run(signal));
     }

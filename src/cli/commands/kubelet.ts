@@ -22,6 +22,8 @@ import { readResolvConf } from '../../base/resolv-conf.js';
 import { securityFlags } from '../kubelet-security-flags.js';
 import { Quantity } from '../../machinery/quantity.js';
 import { parseDuration } from '../../machinery/duration.js';
+import { DEFAULT_EVICTION_HARD, EvictionConfigError, parseThresholdConfig } from '../../kubelet/eviction/threshold-config.js';
+import type { KubeletEvictionOptions } from '../../kubelet/kubelet.js';
 
 function labels(s: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -114,6 +116,13 @@ export const command: ComponentCommand = {
     'container-log-max-files': { type: 'string', default: '5', description: 'log files kept per container, the live one included (at least 2)' },
     'image-gc-high-threshold': { type: 'string', default: '85', description: 'percent of the image filesystem in use at which unused images are removed (100: never)' },
     'image-gc-low-threshold': { type: 'string', default: '80', description: 'percent of the image filesystem in use that image garbage collection frees down to' },
+    'eviction-hard': { type: 'string', default: DEFAULT_EVICTION_HARD, description: 'hard eviction thresholds, signal<quantity or signal<percent%,... (signals: memory.available, nodefs.available, nodefs.inodesFree, imagefs.available, imagefs.inodesFree, pid.available); naming any replaces all of the default' },
+    'eviction-soft': { type: 'string', default: '', description: 'soft eviction thresholds (same syntax), each needing a grace period' },
+    'eviction-soft-grace-period': { type: 'string', default: '', description: 'how long a soft threshold must hold before pods are evicted, signal=duration,... (e.g. memory.available=1m30s)' },
+    'eviction-minimum-reclaim': { type: 'string', default: '', description: 'how much beyond a threshold must be free again before it is resolved, signal=quantity|percent%,...' },
+    'eviction-max-pod-grace-period': { type: 'string', default: '0', description: 'grace period (seconds) of pods evicted for a soft threshold (0: their own terminationGracePeriodSeconds)' },
+    'eviction-pressure-transition-period': { type: 'string', default: '5m0s', description: 'how long a pressure condition stays True after its threshold was last met' },
+    'housekeeping-interval': { type: 'string', default: '10s', description: 'how often the eviction manager observes its signals' },
     'image-minimum-gc-age': { type: 'string', default: '2m', description: 'minimum age of an unused image before it may be garbage collected' },
     'pod-cidr': { type: 'string', default: '', description: 'pod CIDR of this node (default: the one the node IPAM controller assigns)' },
     'client-ca-file': { type: 'string', default: '', description: 'CA whose client certificates may call the kubelet server (default: the CA of the kubeconfig)' },
@@ -197,6 +206,7 @@ export const command: ComponentCommand = {
       },
       leaseDurationSeconds: leaseSeconds(str('node-lease-duration-seconds')),
       ...security,
+      eviction: evictionFlags(str),
       imageGC: imageGCFlags(str('image-gc-high-threshold'), str('image-gc-low-threshold'), str('image-minimum-gc-age')),
       containerLogs: containerLogFlags(str('container-log-max-size'), str('container-log-max-files')),
       node: {
@@ -252,4 +262,29 @@ function imageGCFlags(high: string, low: string, minAge: string): { highThreshol
     throw new UsageError(`invalid --image-minimum-gc-age ${JSON.stringify(minAge)}, want a duration such as 2m`);
   }
   return { highThresholdPercent: h, lowThresholdPercent: l, minAgeMs };
+}
+
+/** The eviction flags; a bad one is a usage error with upstream's words. */
+function evictionFlags(str: (k: string) => string): KubeletEvictionOptions {
+  let thresholds;
+  try {
+    thresholds = parseThresholdConfig({ hard: str('eviction-hard'), soft: str('eviction-soft'), softGracePeriod: str('eviction-soft-grace-period'), minimumReclaim: str('eviction-minimum-reclaim') });
+  } catch (err) {
+    if (err instanceof EvictionConfigError) throw new UsageError(`invalid eviction flags: ${err.message}`);
+    throw err;
+  }
+  const duration = (flag: string): number => {
+    try {
+      const ms = parseDuration(str(flag));
+      if (ms < 0) throw new RangeError('negative');
+      return ms;
+    } catch {
+      throw new UsageError(`invalid --${flag} ${JSON.stringify(str(flag))}, want a duration such as 5m0s`);
+    }
+  };
+  const maxGrace = Number(str('eviction-max-pod-grace-period'));
+  if (!Number.isInteger(maxGrace) || maxGrace < 0) throw new UsageError(`invalid --eviction-max-pod-grace-period ${JSON.stringify(str('eviction-max-pod-grace-period'))}, want whole seconds >= 0`);
+  const interval = duration('housekeeping-interval');
+  if (interval <= 0) throw new UsageError('invalid --housekeeping-interval: must be greater than 0');
+  return { thresholds, pressureTransitionPeriodMs: duration('eviction-pressure-transition-period'), maxPodGracePeriodSeconds: maxGrace, monitoringIntervalMs: interval };
 }

@@ -133,6 +133,12 @@ export class ImageGC {
     }
   }
 
+  /** Removes every unused image old enough (the eviction manager's node-level reclaim under disk pressure); returns bytes freed. */
+  async deleteUnusedImages(): Promise<number> {
+    const now = this.clock.now();
+    return this.freeSpace(Number.POSITIVE_INFINITY, now, await this.detectImages(now));
+  }
+
   /** Updates the records from the runtime; returns the images that may be removed. */
   private async detectImages(now: number): Promise<ImageInfo[]> {
     const [images, containers] = await Promise.all([this.opts.runtime.listImages(), this.opts.runtime.listContainers()]);

@@ -4,7 +4,7 @@ import { isAlreadyExists, isConflict, isNotFound } from '../../client/rest/index
 import { realClock, type Clock } from '../../base/clock.js';
 import type { Logger } from '../../machinery/logger.js';
 import type { MachineInfo } from './machine-info.js';
-import { initialNode, nodeLabels, nodeStatus, statusChanged, type NodeConfig } from './node-status.js';
+import { initialNode, nodeLabels, nodeStatus, statusChanged, type NodeConfig, type NodePressure } from './node-status.js';
 import { ATTR } from '../../trace/attributes.js';
 import { inRootSpan } from '../../trace/spans.js';
 import { NODES } from '../../api/resource-refs.js';
@@ -22,6 +22,8 @@ export interface NodeStatusReporterOptions {
   reportIntervalMs?: number;
   /** Time and waits (default the real clock). */
   clock?: Clock;
+  /** The pressure conditions that are True (the eviction manager's); absent, all are False. */
+  pressure?: () => NodePressure;
 }
 
 /**
@@ -50,7 +52,7 @@ export class NodeStatusReporter {
 
   private async registerOnce(signal: AbortSignal): Promise<Node> {
     const info = this.opts.measure();
-    const desired = initialNode(info, this.opts.config, new Date(this.clock.now()));
+    const desired = initialNode(info, this.opts.config, new Date(this.clock.now()), this.opts.pressure?.());
     for (;;) {
       try {
         const created = await this.nodes.create(desired, { signal });
@@ -98,7 +100,7 @@ export class NodeStatusReporter {
   private async writeStatus(node: Node, signal: AbortSignal | undefined, force: boolean): Promise<Node> {
     let current = node;
     for (let attempt = 0; ; attempt++) {
-      const status = nodeStatus(this.opts.measure(), this.opts.config, current.status, new Date(this.clock.now()));
+      const status = nodeStatus(this.opts.measure(), this.opts.config, current.status, new Date(this.clock.now()), this.opts.pressure?.());
       if (this.opts.images) status.images = this.opts.images();
       const due = this.clock.now() - this.lastReportAt >= (this.opts.reportIntervalMs ?? 5 * 60_000);
       if (!force && !due && !statusChanged(this.lastReported, status)) return current;

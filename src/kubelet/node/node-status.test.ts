@@ -22,16 +22,18 @@ test('capacity is measured; allocatable subtracts reservations', () => {
   assert.deepEqual(allocatable({ cpu: '1' }, { cpu: '2' }), { cpu: '0' });
 });
 
-test('conditions reflect measurements and keep transition times while unchanged', () => {
-  const first = nodeConditions(info, config, [], new Date('2024-01-01T00:00:00Z'));
+test('pressure conditions follow the eviction manager and keep transition times while unchanged', () => {
+  const first = nodeConditions(config, [], new Date('2024-01-01T00:00:00Z'));
   assert.deepEqual(first.map((c) => [c.type, c.status, c.reason]), [
     ['MemoryPressure', 'False', 'KubeletHasSufficientMemory'],
     ['DiskPressure', 'False', 'KubeletHasNoDiskPressure'],
     ['PIDPressure', 'False', 'KubeletHasSufficientPID'],
     ['Ready', 'True', 'KubeletReady'],
   ]);
-  const later = nodeConditions({ ...info, memoryAvailableBytes: 1024 }, config, first, new Date('2024-01-01T00:01:00Z'));
+  const later = nodeConditions(config, first, new Date('2024-01-01T00:01:00Z'), new Set(['MemoryPressure']));
   assert.equal(later[0].status, 'True');
+  assert.equal(later[0].reason, 'KubeletHasInsufficientMemory');
+  assert.equal(later[0].message, 'kubelet has insufficient memory available');
   assert.equal(later[0].lastTransitionTime, '2024-01-01T00:01:00Z');
   assert.equal(later[1].lastTransitionTime, '2024-01-01T00:00:00Z');
 });

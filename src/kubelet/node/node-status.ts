@@ -14,10 +14,6 @@ export interface NodeConfig {
   kubeletPort: number;
   runtimeVersion: string;
   podCIDR?: string;
-  /** Eviction-like thresholds for the pressure conditions. */
-  memoryAvailableMinBytes?: number;
-  diskAvailableMinRatio?: number;
-  pidAvailableMinRatio?: number;
   /** Extra note for Ready (e.g. the runtime degraded to plain processes). */
   readyMessage?: string;
 }
@@ -80,18 +76,19 @@ function condition(type: string, pressure: boolean, reasons: [string, string, st
     : { type, status: 'False', reason: reasons[0], message: reasons[1] };
 }
 
+/** The pressure conditions that are True (the eviction manager's view); absent ones are False. */
+export type NodePressure = ReadonlySet<'MemoryPressure' | 'DiskPressure' | 'PIDPressure'>;
+
 /**
- * The node's conditions from fresh measurements. Transition times carry over
- * from `previous` while a condition's status stays the same.
+ * The node's conditions: pressure as the eviction manager sees it, Ready
+ * while the kubelet posts. Transition times carry over from `previous` while
+ * a condition's status stays the same.
  */
-export function nodeConditions(info: MachineInfo, config: NodeConfig, previous: readonly NodeCondition[], now: Date): NodeCondition[] {
-  const memMin = config.memoryAvailableMinBytes ?? 100 * 1024 * 1024;
-  const diskMin = config.diskAvailableMinRatio ?? 0.1;
-  const pidMin = config.pidAvailableMinRatio ?? 0.1;
+export function nodeConditions(config: NodeConfig, previous: readonly NodeCondition[], now: Date, pressure: NodePressure = new Set()): NodeCondition[] {
   const fresh = [
-    condition('MemoryPressure', info.memoryAvailableBytes < memMin, ['KubeletHasSufficientMemory', 'kubelet has sufficient memory available', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available']),
-    condition('DiskPressure', info.fsBytes > 0 && info.fsAvailableBytes / info.fsBytes < diskMin, ['KubeletHasNoDiskPressure', 'kubelet has no disk pressure', 'KubeletHasDiskPressure', 'kubelet has disk pressure']),
-    condition('PIDPressure', (info.pidMax - info.pidsInUse) / info.pidMax < pidMin, ['KubeletHasSufficientPID', 'kubelet has sufficient PID available', 'KubeletHasInsufficientPID', 'kubelet has insufficient PID available']),
+    condition('MemoryPressure', pressure.has('MemoryPressure'), ['KubeletHasSufficientMemory', 'kubelet has sufficient memory available', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available']),
+    condition('DiskPressure', pressure.has('DiskPressure'), ['KubeletHasNoDiskPressure', 'kubelet has no disk pressure', 'KubeletHasDiskPressure', 'kubelet has disk pressure']),
+    condition('PIDPressure', pressure.has('PIDPressure'), ['KubeletHasSufficientPID', 'kubelet has sufficient PID available', 'KubeletHasInsufficientPID', 'kubelet has insufficient PID available']),
     { type: 'Ready', status: 'True', reason: 'KubeletReady', message: config.readyMessage ? `kubelet is posting ready status. ${config.readyMessage}` : 'kubelet is posting ready status' },
   ];
   const ts = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -102,12 +99,12 @@ export function nodeConditions(info: MachineInfo, config: NodeConfig, previous: 
   });
 }
 
-export function nodeStatus(info: MachineInfo, config: NodeConfig, previous: NodeStatus | undefined, now: Date): NodeStatus {
+export function nodeStatus(info: MachineInfo, config: NodeConfig, previous: NodeStatus | undefined, now: Date, pressure?: NodePressure): NodeStatus {
   const cap = capacity(info, config.maxPods);
   return {
     capacity: cap,
     allocatable: allocatable(cap, config.reserved),
-    conditions: nodeConditions(info, config, previous?.conditions ?? [], now),
+    conditions: nodeConditions(config, previous?.conditions ?? [], now, pressure),
     addresses: [
       { type: 'InternalIP', address: info.internalIP },
       { type: 'Hostname', address: info.hostname },
@@ -141,13 +138,13 @@ export function nodeLabels(info: MachineInfo, config: NodeConfig): Record<string
 }
 
 /** The Node object the kubelet registers. */
-export function initialNode(info: MachineInfo, config: NodeConfig, now: Date): Node {
+export function initialNode(info: MachineInfo, config: NodeConfig, now: Date, pressure?: NodePressure): Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',
     metadata: { name: config.nodeName, labels: nodeLabels(info, config), annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' } },
     spec: { ...(config.taints.length ? { taints: config.taints } : {}), ...(config.podCIDR ? { podCIDR: config.podCIDR, podCIDRs: [config.podCIDR] } : {}) },
-    status: nodeStatus(info, config, undefined, now),
+    status: nodeStatus(info, config, undefined, now, pressure),
   };
 }
 

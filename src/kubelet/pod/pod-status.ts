@@ -124,12 +124,17 @@ function cond(now: string | undefined, type: string, ok: boolean, previous: read
   };
 }
 
+/** The pod conditions the kubelet computes; every other type is someone else's and is left as it is. */
+const KUBELET_CONDITIONS = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled']);
+
 /** The full pod status, as upstream's kubelet reports it. */
 export function podStatus(view: PodRuntimeView): PodStatus {
   const { pod } = view;
   const now = apiTime(new Date(view.now ?? realClock.now()));
   const previous = pod.status?.conditions ?? [];
-  const phase = podPhase(view);
+  // a terminal phase is final (upstream's kubelet never moves a pod back from Failed or Succeeded)
+  const apiPhase = pod.status?.phase;
+  const phase = apiPhase === 'Succeeded' || apiPhase === 'Failed' ? apiPhase : podPhase(view);
   const terminal = phase === 'Succeeded' || phase === 'Failed';
   const inits = view.containers.filter((c) => c.init);
   const mains = view.containers.filter((c) => !c.init && !c.ephemeral);
@@ -143,6 +148,8 @@ export function podStatus(view: PodRuntimeView): PodStatus {
     cond(now, 'Ready', unready.length === 0 && !terminal, previous, completed ?? (unready.length ? 'ContainersNotReady' : undefined), !terminal && unready.length ? `containers with unready status: [${unready.join(' ')}]` : undefined),
     cond(now, 'ContainersReady', unready.length === 0 && !terminal, previous, completed ?? (unready.length ? 'ContainersNotReady' : undefined), !terminal && unready.length ? `containers with unready status: [${unready.join(' ')}]` : undefined),
     previous.find((c) => c.type === 'PodScheduled') ?? cond(now, 'PodScheduled', true, previous),
+    // conditions others own (DisruptionTarget, readiness gates) are kept, as upstream's status manager does
+    ...previous.filter((c) => !KUBELET_CONDITIONS.has(c.type)),
   ];
   const podIP = view.podIP;
   return {

@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ContainerStatus as ApiContainerStatus, Container, Pod, PodStatus, Secret } from 'kubernetes-types/core/v1.js';
+import type { ContainerStatus as ApiContainerStatus, Container, Pod, PodCondition, PodStatus, Secret } from 'kubernetes-types/core/v1.js';
 import type { ImagePuller } from '../images/image-puller.js';
 import type { Logger } from '../../machinery/logger.js';
 import { realClock, rfc3339, type Clock, type TimerHandle } from '../../base/clock.js';
@@ -14,6 +14,7 @@ import { adoptContainers } from './adopt-containers.js';
 import { ContainerConfigError, containerArgv, containerEnv, expandVars, type ObjectSource } from './container-env.js';
 import { computePodActions, type PodActions } from './compute-pod-actions.js';
 import { podStatus, type ContainerRecord } from './pod-status.js';
+import { podDir, podLogDir, podVolumesDir } from './pod-paths.js';
 import { verifyRunAsNonRoot } from './run-as-non-root.js';
 import { RestartBackoff } from './restart-backoff.js';
 import { podDnsConfig, type KubeletDnsSettings, type PodDnsConfig } from './pod-dns.js';
@@ -48,6 +49,8 @@ export interface PodWorkerDeps {
   security?: SecurityOptions;
   /** Sysctl pod admission (absent: every pod is admitted). */
   sysctls?: SysctlAllowlist;
+  /** Further pod admission, asked first (the eviction manager's: no pods under disk pressure); undefined admits. */
+  admitPod?(pod: Pod): { reason: string; message: string } | undefined;
   /** Pod-level cgroups under the QoS hierarchy, for runtimes that take a cgroup parent. */
   cgroups?: PodCgroups;
 }
@@ -89,6 +92,8 @@ export class PodWorker {
   private causes: SpanContext[] = [];
   /** Why the kubelet refused the pod (upstream's pod admission), once decided: null when admitted. */
   private rejected?: { reason: string; message: string } | null;
+  /** The eviction manager's order to kill the pod for good, and whether it has been carried out. */
+  private eviction?: { reason: string; message: string; gracePeriodSeconds: number; condition?: PodCondition; done: boolean };
 
   constructor(pod: Pod, private readonly deps: PodWorkerDeps) {
     this.pod = pod;
@@ -126,6 +131,28 @@ export class PodWorker {
   /** The API object lost our status (a mirror pod was recreated): write it again on the next sync. */
   resendStatus(): Promise<void> {
     this.lastStatus = '';
+    return this.request();
+  }
+
+  /** Admitted, running or about to, and not on its way out: what the eviction manager may evict (upstream's active pods). */
+  get active(): boolean {
+    const phase = this.pod.status?.phase;
+    return this.rejected === null && !this.eviction && !this.gone && !this.finished && !this.pod.metadata?.deletionTimestamp && phase !== 'Failed' && phase !== 'Succeeded';
+  }
+
+  /** The pod was evicted (or is being): it will not run again. */
+  get evicted(): boolean {
+    return this.eviction !== undefined;
+  }
+
+  /**
+   * Kills the pod for good and marks it Failed with `reason` (upstream's
+   * TerminatePodAbnormallyAndWait): its containers stop within the grace
+   * period, its sandbox stops, its local volumes are removed, and its status
+   * says why. Resolves once that is done (or the sync failed; it retries).
+   */
+  evict(o: { reason: string; message: string; gracePeriodSeconds: number; condition?: PodCondition }): Promise<void> {
+    this.eviction ??= { ...o, done: false };
     return this.request();
   }
 
@@ -201,12 +228,11 @@ export class PodWorker {
   }
 
   private podDir(): string {
-    return join(this.deps.rootDir, 'pods', this.uid);
+    return podDir(this.deps.rootDir, this.uid);
   }
 
-  /** Upstream's /var/log/pods layout under the root dir: `pod-logs/<namespace>_<name>_<uid>/<container>/<restartCount>.log`. */
   private podLogDir(): string {
-    return join(this.deps.rootDir, 'pod-logs', `${this.pod.metadata?.namespace ?? 'default'}_${this.pod.metadata?.name ?? ''}_${this.uid}`);
+    return podLogDir(this.deps.rootDir, this.pod);
   }
 
   private recordsInOrder(): Record_[] {
@@ -237,6 +263,7 @@ export class PodWorker {
     // a restarted kubelet first takes over what runs of the pod, so that terminating it stops those containers too
     await this.adopt();
     if (this.gone || this.pod.metadata?.deletionTimestamp) return this.terminate();
+    if (this.eviction) return this.carryOutEviction();
     const records = this.recordsInOrder();
     for (const r of records) if (r.current) r.current = await this.deps.runtime.containerStatus(r.current.id).catch(() => r.current);
     // upstream's pod admission: a pod the kubelet may not run fails before anything of it starts
@@ -260,8 +287,36 @@ export class PodWorker {
   }
 
   private admit(): { reason: string; message: string } | null {
+    const refused = this.deps.admitPod?.(this.pod);
+    if (refused) return refused;
     const why = this.deps.sysctls?.admit(this.pod);
     return why ? { reason: SYSCTL_FORBIDDEN, message: why } : null;
+  }
+
+  /** Stops everything of an evicted pod, frees its local volumes and writes its Failed status, once. */
+  private async carryOutEviction(): Promise<void> {
+    const e = this.eviction!;
+    if (e.done || this.stopped) return;
+    this.clock.clearTimeout(this.timer);
+    await this.stopAll(e.gracePeriodSeconds);
+    if (this.sandboxId) await this.deps.runtime.stopPodSandbox(this.sandboxId);
+    // as upstream's volume manager for a terminated pod: its emptyDirs (what filled the disk) go now, the pod object stays
+    rmSync(podVolumesDir(this.deps.rootDir, this.uid), { recursive: true, force: true });
+    const records = this.recordsInOrder();
+    const status = podStatus({
+      pod: this.pod, containers: records, sandboxReady: false, podIP: this.podIP,
+      hostIP: this.deps.hostIP, startTime: this.startTime, runtimeName: this.deps.runtime.version().runtimeName, now: this.clock.now(),
+    });
+    status.phase = 'Failed';
+    status.reason = e.reason;
+    status.message = e.message;
+    if (e.condition) {
+      const at = rfc3339(this.clock.now());
+      status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== e.condition!.type), { ...e.condition, lastProbeTime: null as unknown as undefined, lastTransitionTime: at }];
+    }
+    await this.deps.writeStatus(this.pod, status);
+    e.done = true;
+    this.deps.logger.info('pod evicted', { pod: this.key(), reason: e.reason });
   }
 
   /** upstream's rejectPod: a Warning event and phase Failed with `Pod was rejected: …`. */
@@ -593,7 +648,8 @@ export class PodWorker {
   }
 
   private async report(records: ContainerRecord[]): Promise<void> {
-    if (this.stopped || this.rejected) return;
+    // a refused or evicted pod's Failed status was written once and stays
+    if (this.stopped || this.rejected || this.eviction) return;
     const status = podStatus({
       pod: this.pod, containers: records, sandboxReady: this.sandboxId !== undefined, podIP: this.podIP,
       hostIP: this.deps.hostIP, startTime: this.startTime, runtimeName: this.deps.runtime.version().runtimeName, now: this.clock.now(),

@@ -34,6 +34,17 @@ export class PodWorkers implements ResourceEventHandler<Pod> {
     return [...this.workers.values()].map((w) => w.currentPod);
   }
 
+  /** The pods the eviction manager may evict: admitted, not terminal, not being deleted or evicted. */
+  activePods(): Pod[] {
+    return [...this.workers.values()].filter((w) => w.active).map((w) => w.currentPod);
+  }
+
+  /** Evicts a pod through its worker (see PodWorker.evict); resolves once it has stopped. */
+  async evict(pod: Pod, o: Parameters<PodWorker['evict']>[0]): Promise<void> {
+    const w = this.workers.get(pod.metadata?.uid ?? '');
+    if (w && !w.done) await w.evict(o);
+  }
+
   /** The worker for a pod by namespace/name (for the kubelet server). */
   find(namespace: string, name: string): { worker: PodWorker; pod: Pod } | undefined {
     for (const w of this.workers.values()) {

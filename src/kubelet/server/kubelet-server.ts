@@ -101,7 +101,7 @@ export class KubeletServer {
         return text(res, 200, renderResourceMetrics(summary, scrapeError), 'text/plain; version=0.0.4; charset=utf-8');
       }
       if (parts[0] === 'stats' && parts[1] === 'summary' && parts.length === 2 && this.opts.stats) {
-        const { summary } = await this.opts.stats.collect();
+        const { summary } = await this.opts.stats.collect({ fs: true });
         return text(res, 200, JSON.stringify(summary), 'application/json');
       }
       if (parts[0] === 'metrics' && parts.length === 1) return await serveMetrics(res, this.opts.metrics);

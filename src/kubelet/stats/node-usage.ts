@@ -33,3 +33,14 @@ export async function readNodeUsage(): Promise<NodeUsage> {
   const { busyNanoSeconds, bootTime } = parseProcStatTotals(stat);
   return { usageCoreNanoSeconds: busyNanoSeconds, bootTime, memory: parseMeminfo(meminfo) };
 }
+
+/** The node's process limit (the lower of pid_max and threads-max) and how many tasks run now (/proc/loadavg), as upstream's rlimit stats. */
+export async function readRlimit(): Promise<{ maxpid: number; curproc: number }> {
+  const [pidMax, threadsMax, loadavg] = await Promise.all([
+    readFile('/proc/sys/kernel/pid_max', 'utf8'),
+    readFile('/proc/sys/kernel/threads-max', 'utf8').catch(() => ''),
+    readFile('/proc/loadavg', 'utf8'),
+  ]);
+  const limits = [Number(pidMax.trim()), Number(threadsMax.trim())].filter((n) => Number.isFinite(n) && n > 0);
+  return { maxpid: Math.min(...limits), curproc: Number(/^\S+ \S+ \S+ \d+\/(\d+)/.exec(loadavg)?.[1] ?? 0) };
+}

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { ContainerStats } from '../runtime/runtime.js';
@@ -72,4 +75,36 @@ test('/proc parsers: busy CPU leaves out idle and iowait; the working set leaves
   const line = '4242 (sh -c (x)) R 1 4242 4242 0 -1 4194304 100 0 0 0 250 50 7 3 20 0 1 0 12345 1000000 300 18446744073709551615';
   assert.deepEqual(parseProcStat(line), { pgrp: 4242, cpuTicks: 310, rssPages: 300 });
   assert.equal(parseProcStat('1 (z) Z 1 1 1'), undefined);
+});
+
+test('StatsProvider with fs: nodefs, imagefs and rlimit for the node; local volumes, logs and ephemeral-storage for each pod', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'skiff-stats-'));
+  try {
+    const p: Pod = { ...pod('u1', 'p1'), spec: { containers: [{ name: 'a' }], volumes: [{ name: 'scratch', emptyDir: {} }, { name: 'shm', emptyDir: { medium: 'Memory' } }, { name: 'host', hostPath: { path: '/tmp' } }] } };
+    const scratch = join(root, 'pods', 'u1', 'volumes', 'kubernetes.io~empty-dir', 'scratch');
+    await mkdir(scratch, { recursive: true });
+    await writeFile(join(scratch, 'data'), Buffer.alloc(64 * 1024, 1));
+    const logs = join(root, 'pod-logs', 'ns_p1_u1', 'a');
+    await mkdir(logs, { recursive: true });
+    await writeFile(join(logs, '0.log'), 'hello\n');
+    const stats = new StatsProvider({
+      nodeName: 'n1', rootDir: root, pods: () => [p],
+      runtime: { listContainerStats: async () => [{ id: 'c1', podUid: 'u1', name: 'a', timestamp: new Date(), workingSetBytes: 1 }] },
+      nodeUsage: async () => ({ usageCoreNanoSeconds: 1, bootTime: new Date(0), memory: { workingSetBytes: 100, availableBytes: 50, usageBytes: 120 } }),
+      rlimit: async () => ({ maxpid: 32768, curproc: 300 }),
+    });
+    const { summary } = await stats.collect({ fs: true });
+    assert.ok((summary.node.fs?.capacityBytes ?? 0) > 0);
+    assert.deepEqual(summary.node.runtime?.imageFs, summary.node.fs, 'the process runtime keeps no images: imagefs is nodefs');
+    assert.deepEqual({ maxpid: summary.node.rlimit?.maxpid, curproc: summary.node.rlimit?.curproc }, { maxpid: 32768, curproc: 300 });
+    const ps = summary.pods[0];
+    assert.deepEqual(ps.volume?.map((v) => v.name), ['scratch'], 'memory-backed and host volumes are not the pod\'s disk');
+    assert.ok((ps.volume?.[0].usedBytes ?? 0) >= 64 * 1024);
+    assert.ok((ps.containers[0].logs?.usedBytes ?? 0) > 0);
+    assert.equal(ps['ephemeral-storage']?.usedBytes, (ps.volume?.[0].usedBytes ?? 0) + (ps.containers[0].logs?.usedBytes ?? 0));
+    const plain = await stats.collect();
+    assert.equal(plain.summary.node.fs, undefined, 'no directory walks without fs');
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });

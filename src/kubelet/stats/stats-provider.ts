@@ -1,7 +1,9 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { ContainerStats, StatsRuntime } from '../runtime/runtime.js';
-import { readNodeUsage, type NodeUsage } from './node-usage.js';
-import type { ContainerStatsSummary, CPUStats, MemoryStats, PodStats, Summary } from './summary.js';
+import { filesystemStats } from './fs-stats.js';
+import { readNodeUsage, readRlimit, type NodeUsage } from './node-usage.js';
+import { podFsStats } from './pod-fs-stats.js';
+import type { ContainerStatsSummary, CPUStats, FsStats, MemoryStats, NodeStats, PodStats, Summary } from './summary.js';
 
 export interface StatsProviderOptions {
   nodeName: string;
@@ -11,6 +13,20 @@ export interface StatsProviderOptions {
   pods: () => Pod[];
   /** The node's figures; default /proc. */
   nodeUsage?: () => Promise<NodeUsage>;
+  /**
+   * The kubelet's root dir, for the filesystem figures (nodefs, pods'
+   * volumes and logs); absent, summaries carry none.
+   */
+  rootDir?: string;
+  /** The runtime's image filesystem; default: the root dir's (the process runtime keeps no images). */
+  imageFs?: () => Promise<{ capacityBytes: number; availableBytes: number }>;
+  /** The node's process limit and count; default /proc. */
+  rlimit?: () => Promise<{ maxpid: number; curproc: number }>;
+}
+
+export interface CollectOptions {
+  /** Also measure filesystems, volumes and logs (walks directories: for /stats/summary and eviction, not every metrics scrape). */
+  fs?: boolean;
 }
 
 interface Sample {
@@ -38,7 +54,7 @@ export class StatsProvider {
   }
 
   /** The summary, and whether the runtime's figures could not be read (the node's are still there). */
-  async collect(): Promise<{ summary: Summary; scrapeError: boolean }> {
+  async collect(options: CollectOptions = {}): Promise<{ summary: Summary; scrapeError: boolean }> {
     let scrapeError = false;
     const [node, stats] = await Promise.all([
       (this.opts.nodeUsage ?? readNodeUsage)(),
@@ -57,10 +73,12 @@ export class StatsProvider {
       if (!s.podUid) continue;
       byPod.set(s.podUid, [...(byPod.get(s.podUid) ?? []), s]);
     }
+    const withFs = options.fs === true && this.opts.rootDir !== undefined;
+    const nodeFs = withFs ? await filesystemStats(this.opts.rootDir!, now) : undefined;
     const pods: PodStats[] = [];
     for (const pod of this.opts.pods()) {
       const uid = pod.metadata?.uid ?? '';
-      const own = byPod.get(uid);
+      const own = byPod.get(uid) ?? (withFs ? [] : undefined);
       if (!own) continue;
       const started = new Map((pod.status?.containerStatuses ?? []).map((c) => [c.name, c.state?.running?.startedAt]));
       const containers: ContainerStatsSummary[] = own.map((s) => {
@@ -73,12 +91,13 @@ export class StatsProvider {
           ...(memory(s) ? { memory: memory(s) } : {}),
         };
       });
-      pods.push({
+      const podStats: PodStats = {
         podRef: { name: pod.metadata?.name ?? '', namespace: pod.metadata?.namespace ?? '', uid },
         startTime: pod.status?.startTime ?? now.toISOString(),
         containers,
         ...sumPod(containers, now),
-      });
+      };
+      pods.push(withFs ? { ...podStats, ...(await podFsStats(this.opts.rootDir!, pod, containers, nodeFs, now)) } : podStats);
     }
     // forget containers that are gone
     for (const id of this.samples.keys()) if (!seen.has(id)) this.samples.delete(id);
@@ -88,10 +107,31 @@ export class StatsProvider {
         startTime: node.bootTime.toISOString(),
         cpu: nodeCpu,
         memory: { time: now.toISOString(), ...node.memory },
+        ...(withFs ? await this.nodeFs(nodeFs, now) : {}),
       },
       pods,
     };
     return { summary, scrapeError };
+  }
+
+  /** nodefs, imagefs (the root dir's unless the runtime has its own) and the process limit. */
+  private async nodeFs(nodeFs: FsStats | undefined, now: Date): Promise<Pick<NodeStats, 'fs' | 'runtime' | 'rlimit'>> {
+    const time = now.toISOString();
+    let imageFs: FsStats | undefined = nodeFs;
+    if (this.opts.imageFs) {
+      try {
+        const s = await this.opts.imageFs();
+        imageFs = { time, availableBytes: s.availableBytes, capacityBytes: s.capacityBytes, usedBytes: Math.max(0, s.capacityBytes - s.availableBytes) };
+      } catch {
+        imageFs = undefined;
+      }
+    }
+    const limits = await (this.opts.rlimit ?? readRlimit)().catch(() => undefined);
+    return {
+      ...(nodeFs ? { fs: nodeFs } : {}),
+      ...(imageFs ? { runtime: { imageFs } } : {}),
+      ...(limits ? { rlimit: { time, ...limits } } : {}),
+    };
   }
 
   private cpu(id: string, at: Date, total: number, runtimeRate?: number): CPUStats {
