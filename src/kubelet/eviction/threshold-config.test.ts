@@ -9,9 +9,9 @@ test('the default hard thresholds are upstream\'s four', () => {
   assert.equal(DEFAULT_EVICTION_HARD, 'memory.available<100Mi,nodefs.available<10%,imagefs.available<15%,nodefs.inodesFree<5%');
   assert.deepEqual(t.map((x) => [x.signal, x.value, x.gracePeriodMs]), [
     ['memory.available', { quantity: 100 * 1024 * 1024, text: '100Mi' }, 0],
-    ['nodefs.available', { percentage: 0.1 }, 0],
-    ['imagefs.available', { percentage: 0.15 }, 0],
-    ['nodefs.inodesFree', { percentage: 0.05 }, 0],
+    ['nodefs.available', { percentage: Math.fround(0.1) }, 0],
+    ['imagefs.available', { percentage: Math.fround(0.15) }, 0],
+    ['nodefs.inodesFree', { percentage: Math.fround(0.05) }, 0],
   ]);
 });
 
@@ -20,7 +20,7 @@ test('a given --eviction-hard replaces the defaults; 0% and 100% are ignored; so
   assert.deepEqual(t.map((x) => x.signal), ['nodefs.available', 'memory.available']);
   assert.equal(t[1].gracePeriodMs, 90_000);
   assert.deepEqual(t[0].minReclaim, { quantity: 500 * 1024 * 1024, text: '500Mi' });
-  assert.deepEqual(t[1].minReclaim, { percentage: 0.05 });
+  assert.deepEqual(t[1].minReclaim, { percentage: Math.fround(0.05) });
   assert.deepEqual(parseThresholdConfig({ hard: '' }), []);
 });
 
@@ -48,4 +48,6 @@ test('thresholds are met below their value, percentages of capacity; minimum rec
   assert.equal(formatThresholdQuantity(nodefs.value, 64 * 1024 * 1024), '6710886');
   assert.equal(formatThresholdQuantity({ percentage: 0.25 }, 64 * 1024 * 1024), '16Mi');
   assert.equal(formatThresholdQuantity({ quantity: 104857600, text: '100Mi' }, 1), '100Mi');
+  // float32 fractions, as upstream's: 20% of 64 MiB is 13421773, not 13421772
+  assert.equal(thresholdQuantity(parseThresholdConfig({ hard: 'nodefs.available<20%' })[0].value, 64 * 1024 * 1024), 13421773);
 });

@@ -47,10 +47,11 @@ function signalOf(name: string): Signal {
   return name;
 }
 
+/** A percentage as upstream holds it: a float32 fraction, so `20%` of 64 MiB is 13421773 bytes there, and here too. */
 function percentage(val: string): number {
   const n = Number(val.slice(0, -1));
   if (val.length < 2 || !Number.isFinite(n)) throw new EvictionConfigError(`invalid percentage ${JSON.stringify(val)}`);
-  return n / 100;
+  return Math.fround(Math.fround(n) / 100);
 }
 
 function quantity(val: string): number {
