@@ -3,7 +3,7 @@
 // nothing but the API server touches storage).
 import tseslint from 'typescript-eslint';
 
-const components = ['controllers', 'scheduler', 'kubelet', 'proxy', 'dns', 'netpol', 'simulate'];
+const components = ['controllers', 'scheduler', 'kubelet', 'proxy', 'dns', 'netpol', 'podnet', 'simulate'];
 
 /** Forbid imports of the given top-level src folders from a folder. */
 function boundary(folder, forbidden) {

@@ -7,7 +7,8 @@ import type { Logger } from '../machinery/logger.js';
 import { endpointsFromSlices } from './endpoints-from-slices.js';
 import type { ProxyMetrics } from './proxy-metrics.js';
 import type { ProxyMode } from './proxy-mode.js';
-import { servicePortsFromService } from './service-port.js';
+import { servicePortsFromService, type ServicePort } from './service-port.js';
+import type { EndpointsMap } from './proxy-mode.js';
 import type { SpanContext } from '@opentelemetry/api';
 import { addCause, currentCause, inCausedSpan } from '../trace/spans.js';
 import { ENDPOINT_SLICES, SERVICES } from '../api/resource-refs.js';
@@ -27,6 +28,8 @@ export interface ProxyServerOptions {
   retryPeriodMs?: number;
   /** Time and timers (default the real clock). */
   clock?: Clock;
+  /** Serves the health check node ports of Services with externalTrafficPolicy Local. */
+  serviceHealth?: { sync(services: readonly ServicePort[], endpoints: EndpointsMap): Promise<void>; stop(): Promise<void> };
 }
 
 /**
@@ -90,6 +93,7 @@ export class ProxyServer {
       signal.removeEventListener('abort', onAbort);
       stopInformers.abort();
       await informers.shutdown();
+      await this.o.serviceHealth?.stop();
       await this.o.mode.stop();
     }
   }
@@ -126,7 +130,10 @@ export class ProxyServer {
     const started = performance.now();
     this.queuedAt = undefined;
     try {
-      await this.o.mode.sync(services.flatMap(servicePortsFromService), endpointsFromSlices(slices));
+      const ports = services.flatMap(servicePortsFromService);
+      const endpoints = endpointsFromSlices(slices);
+      await this.o.mode.sync(ports, endpoints);
+      await this.o.serviceHealth?.sync(ports, endpoints);
     } catch (err) {
       this.o.logger.error('syncing proxy rules failed', { mode: this.o.mode.name, error: err });
       this.queuedAt ??= this.clock.now();

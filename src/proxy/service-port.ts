@@ -26,6 +26,8 @@ export interface ServicePort {
   externalLocal: boolean;
   /** internalTrafficPolicy: Local (the cluster IP uses this node's endpoints only). */
   internalLocal: boolean;
+  /** `spec.healthCheckNodePort` of a LoadBalancer Service with externalTrafficPolicy Local. */
+  healthCheckNodePort?: number;
 }
 
 /** One backend of a service port, from an EndpointSlice. */
@@ -73,6 +75,7 @@ export function servicePortsFromService(svc: Service): ServicePort[] {
     const lbIPs = spec.type === 'LoadBalancer' ? (svc.status?.loadBalancer?.ingress ?? []).flatMap((i) => (i.ip ? [i.ip] : [])) : [];
     if (lbIPs.length > 0) sp.loadBalancerIPs = lbIPs;
     if (affinity !== undefined) sp.affinityTimeoutSeconds = affinity;
+    if (spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local' && spec.healthCheckNodePort) sp.healthCheckNodePort = spec.healthCheckNodePort;
     return sp;
   });
 }

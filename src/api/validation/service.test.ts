@@ -47,3 +47,10 @@ test('cluster IP may not change once set', () => {
   const next = svc({ clusterIP: '10.0.0.6', ports: [{ port: 80 }] });
   assert.deepEqual(updateMessagesFor(next, old), ['spec.clusterIPs[0]: Invalid value: ["10.0.0.6"]: may not change once set']);
 });
+
+test('healthCheckNodePort only on LoadBalancer Services with externalTrafficPolicy Local', () => {
+  assert.deepEqual(messagesFor(svc({ type: 'NodePort', externalTrafficPolicy: 'Local', healthCheckNodePort: 30100, ports: [{ port: 80 }] })), [
+    "spec.healthCheckNodePort: Forbidden: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+  ]);
+  assert.deepEqual(messagesFor(svc({ type: 'LoadBalancer', externalTrafficPolicy: 'Local', healthCheckNodePort: 30100, ports: [{ port: 80 }] })), []);
+});

@@ -101,6 +101,10 @@ export function validateService(svc: Service): ErrorList {
   } else if (spec.externalTrafficPolicy) {
     errs.push(invalid('spec.externalTrafficPolicy', spec.externalTrafficPolicy, 'may only be set for externally-accessible services'));
   }
+  if (spec.healthCheckNodePort) {
+    if (spec.type !== 'LoadBalancer' || spec.externalTrafficPolicy !== 'Local') errs.push(forbidden('spec.healthCheckNodePort', "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"));
+    else if (!isValidPortNum(spec.healthCheckNodePort)) errs.push(invalid('spec.healthCheckNodePort', spec.healthCheckNodePort, 'must be between 1 and 65535, inclusive'));
+  }
   if (spec.internalTrafficPolicy === undefined) {
     if (spec.type === 'ClusterIP' || external) errs.push(required('spec.internalTrafficPolicy'));
   } else if (!['Cluster', 'Local'].includes(spec.internalTrafficPolicy)) {

@@ -42,6 +42,8 @@ export interface Strategy {
   beforeCreate?(obj: KubeObject, dryRun: boolean): Promise<void>;
   /** Releases what beforeCreate took, after a delete (or a failed create). */
   afterDelete?(obj: KubeObject): Promise<void>;
+  /** Releases what an update gave up (e.g. a node port the Service no longer has), once it is stored. */
+  afterUpdate?(obj: KubeObject, old: KubeObject): Promise<void>;
   /** Subresources that update one part of the object (pods/ephemeralcontainers), by name. */
   partialUpdates?: Readonly<Record<string, PartialUpdate>>;
 }

@@ -49,7 +49,10 @@ export async function guaranteedUpdate(
     const value = encodeObject(desired);
     const revision = (kv as KeyValue).modRevision;
     const res = await tracedCommit(opts.trace, 'update', key, () => ctx.storage.update(key, value, revision));
-    if (res.succeeded) return { object: decodeWritten(res.kv), created: false };
+    if (res.succeeded) {
+      await ctx.strategy.afterUpdate?.(desired, current);
+      return { object: decodeWritten(res.kv), created: false };
+    }
     kv = res.current;
   }
   throw conflict(ctx.groupResource, name, STALE_OBJECT_MESSAGE);

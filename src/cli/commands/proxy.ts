@@ -4,6 +4,7 @@ import { DaemonServer } from '../../base/http/daemon-server.js';
 import { MetricsRegistry } from '../../base/metrics/registry.js';
 import { proxyMetrics } from '../../proxy/proxy-metrics.js';
 import { ProxyServer } from '../../proxy/proxy-server.js';
+import { ServiceHealthServer } from '../../proxy/service-health-server.js';
 import { InterfaceAddresses, UnboundAddresses } from '../../proxy/service-addresses.js';
 import { UserspaceProxier } from '../../proxy/userspace/userspace-proxier.js';
 import { IptablesProxier } from '../../proxy/iptables/iptables-proxier.js';
@@ -107,7 +108,22 @@ export const command: ComponentCommand = {
     const registry = new MetricsRegistry();
     const syncPeriodMs = seconds(flags, 'sync-period') || 30_000;
     const mode = chooseMode(flags, logger, nodeName, syncPeriodMs);
-    const proxy = new ProxyServer({
+    const healthAddresses = String(flags['nodeport-addresses'] ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+    const serviceHealth = new ServiceHealthServer({
+      nodeName,
+      addresses: healthAddresses.length > 0 ? healthAddresses : undefined,
+      proxyHealthy: () => {
+        try {
+          proxy.healthy();
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      logger,
+    });
+    const proxy: ProxyServer = new ProxyServer({
+      serviceHealth,
       client,
       mode,
       logger,

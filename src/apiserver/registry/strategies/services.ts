@@ -25,7 +25,10 @@ export function serviceStrategy(info: ResourceInfo, storage: Storage, opts: Serv
       if (ip !== 'None' && ips.contains(ip)) await ips.allocator.release(ip);
     }
     for (const p of svc.spec?.ports ?? []) if (p.nodePort) await ports.release(String(p.nodePort));
+    if (svc.spec?.healthCheckNodePort) await ports.release(String(svc.spec.healthCheckNodePort));
   };
+  /** LoadBalancer Services with externalTrafficPolicy Local get a health check node port (upstream's NeedsHealthCheck). */
+  const needsHealthCheck = (spec: NonNullable<Service['spec']>) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
 
   return defaultStrategy(info, {
     prepareForCreate(obj) {
@@ -80,8 +83,27 @@ export function serviceStrategy(info: ResourceInfo, storage: Storage, opts: Serv
           }
         }
       }
+      if (needsHealthCheck(spec)) {
+        const field = 'spec.healthCheckNodePort';
+        if (spec.healthCheckNodePort) {
+          if (spec.healthCheckNodePort < lo || spec.healthCheckNodePort > hi) throw fail(svc, field, spec.healthCheckNodePort, `provided port is not in the valid range. The range of valid ports is ${lo}-${hi}`);
+          if (!dryRun && !(await ports.claim(String(spec.healthCheckNodePort), owner))) throw fail(svc, field, spec.healthCheckNodePort, 'provided port is already allocated');
+        } else {
+          const port = dryRun ? String(lo) : await ports.allocate(owner);
+          if (!port) throw fail(svc, field, 0, 'range is full');
+          spec.healthCheckNodePort = Number(port);
+        }
+      }
     },
     afterDelete: (obj) => release(asKind<Service>(obj)),
+    async afterUpdate(obj, old) {
+      // node ports the Service no longer has go back to the range
+      const svc = asKind<Service>(obj);
+      const prev = asKind<Service>(old);
+      const kept = new Set([...(svc.spec?.ports ?? []).map((p) => p.nodePort), svc.spec?.healthCheckNodePort].filter((p): p is number => !!p));
+      const had = [...(prev.spec?.ports ?? []).map((p) => p.nodePort), prev.spec?.healthCheckNodePort].filter((p): p is number => !!p);
+      for (const p of had) if (!kept.has(p)) await ports.release(String(p));
+    },
     prepareForUpdate(obj, old) {
       const svc = asKind<Service>(obj);
       const prev = asKind<Service>(old);
@@ -93,6 +115,9 @@ export function serviceStrategy(info: ResourceInfo, storage: Storage, opts: Serv
         if (!svc.spec.clusterIPs && prev.spec.clusterIPs) svc.spec.clusterIPs = prev.spec.clusterIPs;
         svc.spec.ipFamilies ??= prev.spec.ipFamilies;
         svc.spec.ipFamilyPolicy ??= prev.spec.ipFamilyPolicy;
+        // as upstream's dropTypeDependentFields: a health check port the user left as it was goes with the need for it
+        if (!svc.spec.healthCheckNodePort && prev.spec.healthCheckNodePort && needsHealthCheck(svc.spec)) svc.spec.healthCheckNodePort = prev.spec.healthCheckNodePort;
+        else if (svc.spec.healthCheckNodePort && svc.spec.healthCheckNodePort === prev.spec.healthCheckNodePort && !needsHealthCheck(svc.spec)) delete svc.spec.healthCheckNodePort;
         for (const p of svc.spec.ports ?? []) {
           const same = prev.spec.ports?.find((q) => q.port === p.port && (q.protocol ?? 'TCP') === (p.protocol ?? 'TCP'));
           if (!p.nodePort && same?.nodePort && svc.spec.type !== 'ClusterIP') p.nodePort = same.nodePort;
