@@ -10,6 +10,8 @@ import { runProbe } from '../probes/run-probe.js';
 import { RuntimeError, type ContainerSecurity, type PodSandboxConfig, type Runtime } from '../runtime/runtime.js';
 import { VolumeNotReadyError } from '../volumes/claim-paths.js';
 import { setUpVolumes, type VolumePaths } from '../volumes/volume-builder.js';
+import { unmountAll } from '../volumes/memory-medium.js';
+import { subPathMounts } from '../volumes/sub-path.js';
 import { adoptContainers } from './adopt-containers.js';
 import { ContainerConfigError, containerArgv, containerEnv, expandVars, type ObjectSource } from './container-env.js';
 import { computePodActions, type PodActions } from './compute-pod-actions.js';
@@ -399,7 +401,7 @@ export class PodWorker {
     }
     try {
       mkdirSync(this.podDir(), { recursive: true });
-      volumes = setUpVolumes({ pod: this.pod, podDir: this.podDir(), objects: this.deps.objects, allocatable: this.deps.allocatable(), claims });
+      volumes = setUpVolumes({ pod: this.pod, podDir: this.podDir(), objects: this.deps.objects, allocatable: this.deps.allocatable(), claims, mountTmpfs: process.getuid?.() === 0 });
     } catch (err) {
       if (!(err instanceof ContainerConfigError)) throw err;
       for (const r of records) if (r.current?.state !== 'Running') r.waiting = { reason: 'CreateContainerConfigError', message: err.message };
@@ -471,6 +473,16 @@ export class PodWorker {
       this.later(10_000);
       return;
     }
+    let mounts: ReturnType<typeof subPathMounts>;
+    try {
+      mounts = subPathMounts(r.spec.volumeMounts ?? [], volumes, full);
+    } catch (err) {
+      if (!(err instanceof ContainerConfigError)) throw err;
+      r.waiting = { reason: 'CreateContainerConfigError', message: err.message };
+      this.event('Warning', 'Failed', `Error: ${err.message}`);
+      this.later(10_000);
+      return;
+    }
     const limits = r.spec.resources?.limits ?? {};
     const cpuRequest = r.spec.resources?.requests?.cpu ?? limits.cpu;
     try {
@@ -486,10 +498,7 @@ export class PodWorker {
         security,
         env: full,
         workingDir: r.spec.workingDir,
-        mounts: (r.spec.volumeMounts ?? []).flatMap((m) => {
-          const host = volumes.get(m.name);
-          return host ? [{ containerPath: m.mountPath, hostPath: m.subPath ? join(host, m.subPath) : host, readOnly: m.readOnly }] : [];
-        }),
+        mounts,
         logPath: join(this.podLogDir(), r.spec.name, `${attempt}.log`),
         memoryLimit: limits.memory ? Quantity.parse(String(limits.memory)).value() : undefined,
         cpuLimitMillis: limits.cpu ? Quantity.parse(String(limits.cpu)).milliValue() : undefined,
@@ -637,6 +646,8 @@ export class PodWorker {
     if (this.sandboxId) await this.deps.runtime.removePodSandbox(this.sandboxId);
     this.sandboxId = undefined;
     this.deps.cgroups?.remove(this.uid);
+    // the pod's tmpfs volumes are unmounted before its deletion is confirmed, as upstream's volume manager
+    unmountAll(this.podDir());
     if (!this.gone) {
       await this.report(this.recordsInOrder()).catch(() => undefined);
       await this.deps.confirmDeletion(this.pod);

@@ -4,6 +4,7 @@ import type { DownwardAPIVolumeFile, KeyToPath, Pod, Volume } from 'kubernetes-t
 import { ContainerConfigError, fieldPathValue, resourceFieldValue, type ObjectSource } from '../pod/container-env.js';
 import { writeAtomically, type Payload } from './atomic-writer.js';
 import { setVolumeOwnership } from './volume-ownership.js';
+import { emptyDirMemorySize, mountTmpfs } from './memory-medium.js';
 
 export interface VolumeContext {
   pod: Pod;
@@ -13,6 +14,8 @@ export interface VolumeContext {
   allocatable: Record<string, string>;
   /** PersistentVolumeClaim volumes resolved to their node directories (see resolveClaimPaths). */
   claims?: ReadonlyMap<string, string>;
+  /** `medium: Memory` emptyDirs are tmpfs mounts (needs root); without, they are plain directories. */
+  mountTmpfs?: boolean;
 }
 
 /** Volume name → directory (or file) on the node to mount. */
@@ -120,6 +123,14 @@ export function setUpVolumes(ctx: VolumeContext): VolumePaths {
     if (v.emptyDir) {
       changed = !existsSync(dir);
       mkdirSync(dir, { recursive: true });
+      // a tmpfs sized as upstream's (sizeLimit, the pod's memory cap, node allocatable): writing past it fails with ENOSPC
+      if (v.emptyDir.medium === 'Memory' && ctx.mountTmpfs) {
+        try {
+          mountTmpfs(dir, emptyDirMemorySize(v, ctx.pod, ctx.allocatable));
+        } catch (err) {
+          throw new ContainerConfigError(`mounting the memory-backed emptyDir ${v.name} failed: ${(err as { stderr?: Buffer }).stderr?.toString().trim() || String(err)}`);
+        }
+      }
       // every user of the pod may write there, whatever the kubelet's umask (upstream's emptyDir is 0777)
       if (changed) chmodSync(dir, 0o777);
     } else changed = writeAtomically(dir, payloadFor(v, ctx)!);
