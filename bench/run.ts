@@ -15,6 +15,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   dns: () => import('./dns.js'),
   proxy: () => import('./proxy.js'),
   scale: () => import('./scale.js'),
+  overload: () => import('./overload.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);
