@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { ExecIptables, type Iptables } from '../../base/iptables-runner.js';
 
 /** The nat chain holding the pod network's outbound masquerade. */
@@ -27,9 +28,18 @@ export function podMasqueradeRules(podCIDR: string): string {
  * the host-wide xtables lock in every sandbox's CNI ADD and DEL, which
  * serialised pod starts and grew slower with every pod. Idempotent.
  */
-export async function ensurePodMasquerade(podCIDR: string, iptables: Iptables = new ExecIptables()): Promise<void> {
-  await iptables.ensureJump(jump(podCIDR));
+export async function ensurePodMasquerade(podCIDR: string, iptables: Iptables = new ExecIptables(), appendJump = appendPostrouting): Promise<void> {
   await iptables.restore(podMasqueradeRules(podCIDR));
+  // appended, not inserted first: the multi-node pod network's chain (SKIFF-POSTRTG, pod-to-pod across nodes un-NATed) must come before it
+  appendJump(['-s', podCIDR, '-m', 'comment', '--comment', jump(podCIDR).comment, '-j', POD_MASQ_CHAIN]);
+}
+
+function appendPostrouting(rule: string[]): void {
+  try {
+    execFileSync('iptables', ['-w', '-t', 'nat', '-C', 'POSTROUTING', ...rule], { stdio: 'ignore' });
+  } catch {
+    execFileSync('iptables', ['-w', '-t', 'nat', '-A', 'POSTROUTING', ...rule], { stdio: ['ignore', 'ignore', 'pipe'] });
+  }
 }
 
 /** Removes the jump for `podCIDR` (the chain stays, empty of traffic, for the next start). */
