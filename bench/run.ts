@@ -16,6 +16,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   proxy: () => import('./proxy.js'),
   scale: () => import('./scale.js'),
   overload: () => import('./overload.js'),
+  nodefailure: () => import('./nodefailure.js'),
 };
 
 const [name, ...args] = process.argv.slice(2);
