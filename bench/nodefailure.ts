@@ -40,7 +40,8 @@ async function measure(grace: string, lease: string, toleration: number): Promis
   const rootDir = mkdtempSync(join(tmpdir(), 'skiff-bench-node-2-'));
   let kubelet: ChildProcess | undefined;
   try {
-    const first = (await kubectl.json<{ items: { metadata: { name: string } }[] }>(['get', 'nodes'])).items[0]?.metadata.name ?? '';
+    // the server's own kubelet registers its node a moment after the server answers
+    const first = await waitFor('the server\u2019s node', async () => (await kubectl.json<{ items: { metadata: { name: string } }[] }>(['get', 'nodes'])).items[0]?.metadata.name, 60_000);
     kubelet = spawn(process.execPath, [join(ROOT, 'bin/skiff.js'), 'kubelet', '--container-runtime', 'process', '--kubeconfig', server.kubeconfig, '--node-name', 'node-2', '--root-dir', rootDir, '--port', '0', '--health-port', '0', '--node-lease-duration-seconds', lease], { cwd: ROOT, stdio: 'ignore' });
     await waitFor('node-2 Ready', async () => /node-2\s+Ready/.test(await kubectl.ok(['get', 'nodes'])), 60_000);
     await kubectl.ok(['cordon', first]);
