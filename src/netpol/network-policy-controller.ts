@@ -2,6 +2,7 @@ import type { Namespace, Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { NetworkPolicy } from 'kubernetes-types/networking/v1.js';
 import { NAMESPACES, NETWORK_POLICIES, NODES, PODS } from '../api/resource-refs.js';
 import { realClock, type Clock } from '../base/clock.js';
+import { ChangeFlag } from '../base/change-flag.js';
 import { exponentialBuckets, type Gauge, type Histogram, type MetricsRegistry } from '../base/metrics/registry.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 import type { Client } from '../client/rest/client.js';
@@ -47,13 +48,13 @@ export interface NetworkPolicyControllerOptions {
  * sync never depends on which change woke it). Stopping removes the rules.
  */
 export class NetworkPolicyController {
-  private dirty = true;
-  private wake?: () => void;
+  private readonly changes: ChangeFlag;
   private synced = false;
   private readonly clock: Clock;
 
   constructor(private readonly o: NetworkPolicyControllerOptions) {
     this.clock = o.clock ?? realClock;
+    this.changes = new ChangeFlag(this.clock);
   }
 
   /** For /readyz: the rules of the current state have been programmed once. */
@@ -67,10 +68,7 @@ export class NetworkPolicyController {
     const namespaces = informers.forResource<Namespace>(NAMESPACES);
     const policies = informers.forResource<NetworkPolicy>(NETWORK_POLICIES);
     const nodes = informers.forResource<Node>(NODES);
-    const mark = (): void => {
-      this.dirty = true;
-      this.wake?.();
-    };
+    const mark = (): void => this.changes.mark();
     const handler = { onAdd: mark, onUpdate: mark, onDelete: mark };
     pods.addEventHandler(handler);
     namespaces.addEventHandler(handler);
@@ -84,9 +82,9 @@ export class NetworkPolicyController {
       if (!(await informers.waitForCacheSync(signal))) return;
       this.o.logger.info('network policy caches synced', { node: this.o.nodeName });
       while (!signal.aborted) {
-        await this.waitForWork(signal);
+        await this.changes.wait(this.o.syncPeriodMs ?? 300_000, signal);
         if (signal.aborted) break;
-        this.dirty = false;
+        this.changes.take();
         const node = nodes.lister.list().find((n) => n.metadata?.name === this.o.nodeName);
         const nodeCIDRs = node?.spec?.podCIDRs ?? (node?.spec?.podCIDR ? [node.spec.podCIDR] : []);
         const chains = computePolicyChains({
@@ -114,29 +112,11 @@ export class NetworkPolicyController {
     } catch (err) {
       this.o.logger.error('syncing network policy rules failed', { error: err });
       await this.clock.sleep(this.o.retryPeriodMs ?? 1000, signal);
-      this.dirty = true;
+      this.changes.mark();
       return;
     }
     this.synced = true;
     this.o.metrics.syncDuration.observe({}, (performance.now() - started) / 1000);
     this.o.metrics.chains.set({}, chains.size);
-  }
-
-  private waitForWork(signal: AbortSignal): Promise<void> {
-    if (this.dirty) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        this.clock.clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        this.wake = undefined;
-        resolve();
-      };
-      const timer = this.clock.setTimeout(() => {
-        this.dirty = true;
-        done();
-      }, this.o.syncPeriodMs ?? 300_000);
-      signal.addEventListener('abort', done, { once: true });
-      this.wake = done;
-    });
   }
 }

@@ -1,6 +1,7 @@
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { NODES } from '../api/resource-refs.js';
 import { realClock, type Clock } from '../base/clock.js';
+import { ChangeFlag } from '../base/change-flag.js';
 import { setSysctl, type Iptables } from '../base/iptables-runner.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 import type { Client } from '../client/rest/client.js';
@@ -36,14 +37,14 @@ const same = (a: PodRoute, b: PodRoute): boolean => a.dst === b.dst && a.via ===
  * stay when it stops (as flannel's), so a restart does not cut pods off.
  */
 export class PodNetworkController {
-  private dirty = true;
-  private wake?: () => void;
+  private readonly changes: ChangeFlag;
   private synced = false;
   private prepared = false;
   private readonly clock: Clock;
 
   constructor(private readonly o: PodNetworkControllerOptions) {
     this.clock = o.clock ?? realClock;
+    this.changes = new ChangeFlag(this.clock);
   }
 
   /** For /readyz: the routes of the current state are in place. */
@@ -54,10 +55,7 @@ export class PodNetworkController {
   async run(signal: AbortSignal): Promise<void> {
     const informers = new SharedInformerFactory(this.o.client);
     const nodes = informers.forResource<Node>(NODES);
-    const mark = (): void => {
-      this.dirty = true;
-      this.wake?.();
-    };
+    const mark = (): void => this.changes.mark();
     nodes.addEventHandler({ onAdd: mark, onUpdate: mark, onDelete: mark });
     const stopInformers = new AbortController();
     const onAbort = (): void => stopInformers.abort();
@@ -66,16 +64,16 @@ export class PodNetworkController {
     try {
       if (!(await informers.waitForCacheSync(signal))) return;
       while (!signal.aborted) {
-        await this.waitForWork(signal);
+        await this.changes.wait(this.o.resyncPeriodMs ?? 60_000, signal);
         if (signal.aborted) break;
-        this.dirty = false;
+        this.changes.take();
         try {
           await this.sync(desiredRoutes(nodes.lister.list(), this.o.nodeName));
           this.synced = true;
         } catch (err) {
           this.o.logger.error('syncing pod network routes failed', { error: err });
           await this.clock.sleep(this.o.retryPeriodMs ?? 1000, signal);
-          this.dirty = true;
+          this.changes.mark();
         }
       }
     } finally {
@@ -110,23 +108,5 @@ export class PodNetworkController {
       await this.o.iptables.restore(masqueradeRestore(this.o.clusterCIDR, randomFully));
     }
     this.prepared = true;
-  }
-
-  private waitForWork(signal: AbortSignal): Promise<void> {
-    if (this.dirty) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        this.clock.clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        this.wake = undefined;
-        resolve();
-      };
-      const timer = this.clock.setTimeout(() => {
-        this.dirty = true;
-        done();
-      }, this.o.resyncPeriodMs ?? 60_000);
-      signal.addEventListener('abort', done, { once: true });
-      this.wake = done;
-    });
   }
 }

@@ -2,6 +2,7 @@ import type { Service } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
 import { realClock, type Clock } from '../base/clock.js';
+import { ChangeFlag } from '../base/change-flag.js';
 import type { Client } from '../client/rest/client.js';
 import type { Logger } from '../machinery/logger.js';
 import { endpointsFromSlices } from './endpoints-from-slices.js';
@@ -38,8 +39,7 @@ export interface ProxyServerOptions {
  * at most once per minSyncPeriod and at least once per syncPeriod.
  */
 export class ProxyServer {
-  private dirty = true;
-  private wake?: () => void;
+  private readonly changes: ChangeFlag;
   private lastSyncAt = 0;
   private queuedAt?: number;
   private synced = false;
@@ -52,6 +52,7 @@ export class ProxyServer {
 
   constructor(private readonly o: ProxyServerOptions) {
     this.clock = o.clock ?? realClock;
+    this.changes = new ChangeFlag(this.clock);
   }
 
   /** For /readyz: the first sync happened and no change has waited too long. */
@@ -76,12 +77,12 @@ export class ProxyServer {
       if (!(await informers.waitForCacheSync(signal))) return;
       this.o.logger.info('proxy caches synced', { mode: this.o.mode.name });
       while (!signal.aborted) {
-        await this.waitForWork(signal);
+        await this.changes.wait(this.o.syncPeriodMs ?? 30_000, signal);
         if (signal.aborted) break;
         const wait = this.lastSyncAt + (this.o.minSyncPeriodMs ?? 0) - this.clock.now();
         if (wait > 0) await this.clock.sleep(wait, signal);
         if (signal.aborted) break;
-        this.dirty = false;
+        this.changes.take();
         const causes = this.causes;
         this.causes = [];
         // one sync programs every change since the last: linked to all their writes
@@ -103,27 +104,11 @@ export class ProxyServer {
       count();
       this.queuedAt ??= this.clock.now();
       this.o.metrics.lastQueued.set({}, this.clock.now() / 1000);
-      this.dirty = true;
       const cause = currentCause();
       if (cause) addCause(this.causes, cause);
-      this.wake?.();
+      this.changes.mark();
     };
     return { onAdd: mark, onUpdate: mark, onDelete: mark };
-  }
-
-  private waitForWork(signal: AbortSignal): Promise<void> {
-    if (this.dirty) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        this.clock.clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        this.wake = undefined;
-        resolve();
-      };
-      const timer = this.clock.setTimeout(done, this.o.syncPeriodMs ?? 30_000);
-      signal.addEventListener('abort', done, { once: true });
-      this.wake = done;
-    });
   }
 
   private async sync(services: readonly Service[], slices: readonly EndpointSlice[], signal: AbortSignal): Promise<void> {
@@ -138,7 +123,7 @@ export class ProxyServer {
       this.o.logger.error('syncing proxy rules failed', { mode: this.o.mode.name, error: err });
       this.queuedAt ??= this.clock.now();
       await this.clock.sleep(this.o.retryPeriodMs ?? 1000, signal);
-      this.dirty = true;
+      this.changes.mark();
       return;
     }
     const now = this.clock.now();
