@@ -119,7 +119,8 @@ describe('controller manager: Deployments, ReplicaSets, garbage collector, names
   });
 
   it('exposes work-queue and reconcile metrics and holds the leader lease', async () => {
-    const port = Number(/"healthPort":(\d+)/.exec(server.logs())?.[1]);
+    // the controller manager's own line: every component of skiff server logs a healthPort, in no fixed order
+    const port = Number(/"msg":"controller manager started"[^\n]*"healthPort":(\d+)/.exec(server.logs())?.[1]);
     assert.ok(port > 0);
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     assert.match(text, /workqueue_adds_total\{name="deployment"\} \d+/);
