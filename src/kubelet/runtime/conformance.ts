@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { missingCommand, skipUnless } from '../../testing/requirements.js';
 import { RuntimeError, type ContainerConfig, type ContainerStatus, type Runtime } from './runtime.js';
 
 /** Waits for a runtime condition with a deadline (no fixed sleeps). */
@@ -22,7 +22,15 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutM
  * the ones FakeRuntime understands too: `sleep N` runs until stopped, `true`
  * exits 0, `false` exits 1.
  */
-export function runtimeConformance(name: string, create: () => Runtime | Promise<Runtime>, cleanup?: (r: Runtime) => Promise<void>): void {
+/** What a runtime does beyond the shared core: cases it cannot pass are not registered for it (rather than skipped). */
+export interface RuntimeCapabilities {
+  /** Writes CRI log files and reopens them on rotation (ReopenContainerLog). Default true. */
+  logFiles?: boolean;
+  /** Runs real processes (a server inside a container can answer). Default true. */
+  processes?: boolean;
+}
+
+export function runtimeConformance(name: string, create: () => Runtime | Promise<Runtime>, cleanup?: (r: Runtime) => Promise<void>, can: RuntimeCapabilities = {}): void {
   describe(`runtime conformance: ${name}`, () => {
     let rt: Runtime;
     let dir: string;
@@ -117,8 +125,8 @@ export function runtimeConformance(name: string, create: () => Runtime | Promise
       await rt.removePodSandbox(sb.id);
     });
 
-    test('a rotated log is reopened: the renamed file keeps the old lines, new ones go to the path', async (t) => {
-      if (!('reopenContainerLog' in rt)) return t.skip('the runtime writes no log files');
+    if (can.logFiles !== false) test('a rotated log is reopened: the renamed file keeps the old lines, new ones go to the path', async () => {
+      assert.ok('reopenContainerLog' in rt, 'a runtime that writes log files reopens them');
       const reopen = (rt as Runtime & { reopenContainerLog(id: string): Promise<void> }).reopenContainerLog.bind(rt);
       const sb = await sandbox('s8');
       const cfg = config('talker', ['sh', '-c', 'i=0; while true; do echo line $i; i=$((i+1)); sleep 0.05; done']);
@@ -134,13 +142,7 @@ export function runtimeConformance(name: string, create: () => Runtime | Promise
       await rt.removePodSandbox(sb.id);
     });
 
-    test('portForward reaches a server on the pod\'s own localhost', async (t) => {
-      if (rt.version().runtimeName === 'fake') return t.skip('the fake runtime runs no processes');
-      try {
-        execFileSync('busybox', ['true']);
-      } catch {
-        return t.skip('busybox is not installed');
-      }
+    if (can.processes !== false) test('portForward reaches a server on the pod\'s own localhost', skipUnless(missingCommand('busybox', ['true'], 'apt-get install -y busybox-static')), async () => {
       const port = 20_000 + Math.floor(Math.random() * 30_000);
       const sb = await sandbox('s9');
       const www = join(dir, 'www-s9');

@@ -1,4 +1,4 @@
 import { runtimeConformance } from '../conformance.js';
 import { FakeRuntime } from './fake-runtime.js';
 
-runtimeConformance('FakeRuntime', () => new FakeRuntime());
+runtimeConformance('FakeRuntime', () => new FakeRuntime(), undefined, { logFiles: false, processes: false });
