@@ -74,33 +74,27 @@ export class NetworkPolicyController {
     namespaces.addEventHandler(handler);
     policies.addEventHandler(handler);
     nodes.addEventHandler(handler);
-    const stopInformers = new AbortController();
-    const onAbort = (): void => stopInformers.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    informers.start(stopInformers.signal);
     try {
-      if (!(await informers.waitForCacheSync(signal))) return;
-      this.o.logger.info('network policy caches synced', { node: this.o.nodeName });
-      while (!signal.aborted) {
-        await this.changes.wait(this.o.syncPeriodMs ?? 300_000, signal);
-        if (signal.aborted) break;
-        this.changes.take();
-        const node = nodes.lister.list().find((n) => n.metadata?.name === this.o.nodeName);
-        const nodeCIDRs = node?.spec?.podCIDRs ?? (node?.spec?.podCIDR ? [node.spec.podCIDR] : []);
-        const chains = computePolicyChains({
-          policies: policies.lister.list(),
-          pods: pods.lister.list(),
-          namespaces: namespaces.lister.list(),
-          nodeName: this.o.nodeName,
-          // a node without pod CIDRs has no CNI pod network (the kubelet writes its --pod-cidr there too): nothing to enforce
-          podCIDRs: nodeCIDRs,
-        });
-        await this.sync(chains, signal);
-      }
+      await informers.runWhileSynced(signal, async () => {
+        this.o.logger.info('network policy caches synced', { node: this.o.nodeName });
+        while (!signal.aborted) {
+          await this.changes.wait(this.o.syncPeriodMs ?? 300_000, signal);
+          if (signal.aborted) break;
+          this.changes.take();
+          const node = nodes.lister.list().find((n) => n.metadata?.name === this.o.nodeName);
+          const nodeCIDRs = node?.spec?.podCIDRs ?? (node?.spec?.podCIDR ? [node.spec.podCIDR] : []);
+          const chains = computePolicyChains({
+            policies: policies.lister.list(),
+            pods: pods.lister.list(),
+            namespaces: namespaces.lister.list(),
+            nodeName: this.o.nodeName,
+            // a node without pod CIDRs has no CNI pod network (the kubelet writes its --pod-cidr there too): nothing to enforce
+            podCIDRs: nodeCIDRs,
+          });
+          await this.sync(chains, signal);
+        }
+      });
     } finally {
-      signal.removeEventListener('abort', onAbort);
-      stopInformers.abort();
-      await informers.shutdown();
       await this.o.enforcer.stop();
     }
   }

@@ -57,12 +57,7 @@ export class PodNetworkController {
     const nodes = informers.forResource<Node>(NODES);
     const mark = (): void => this.changes.mark();
     nodes.addEventHandler({ onAdd: mark, onUpdate: mark, onDelete: mark });
-    const stopInformers = new AbortController();
-    const onAbort = (): void => stopInformers.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    informers.start(stopInformers.signal);
-    try {
-      if (!(await informers.waitForCacheSync(signal))) return;
+    await informers.runWhileSynced(signal, async () => {
       while (!signal.aborted) {
         await this.changes.wait(this.o.resyncPeriodMs ?? 60_000, signal);
         if (signal.aborted) break;
@@ -76,11 +71,7 @@ export class PodNetworkController {
           this.changes.mark();
         }
       }
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      stopInformers.abort();
-      await informers.shutdown();
-    }
+    });
   }
 
   /** Makes the routes (and, once, the forwarding sysctl and masquerade rules) match `desired`. */

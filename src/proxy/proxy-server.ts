@@ -69,31 +69,25 @@ export class ProxyServer {
     const slices = informers.forResource<EndpointSlice>(ENDPOINT_SLICES);
     services.addEventHandler(this.changed(() => this.o.metrics.serviceChanges.inc()));
     slices.addEventHandler(this.changed(() => this.o.metrics.endpointChanges.inc()));
-    const stopInformers = new AbortController();
-    const onAbort = (): void => stopInformers.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    informers.start(stopInformers.signal);
     try {
-      if (!(await informers.waitForCacheSync(signal))) return;
-      this.o.logger.info('proxy caches synced', { mode: this.o.mode.name });
-      while (!signal.aborted) {
-        await this.changes.wait(this.o.syncPeriodMs ?? 30_000, signal);
-        if (signal.aborted) break;
-        const wait = this.lastSyncAt + (this.o.minSyncPeriodMs ?? 0) - this.clock.now();
-        if (wait > 0) await this.clock.sleep(wait, signal);
-        if (signal.aborted) break;
-        this.changes.take();
-        const causes = this.causes;
-        this.causes = [];
-        // one sync programs every change since the last: linked to all their writes
-        const sync = () => this.sync(services.lister.list(), slices.lister.list(), signal);
-        if (causes.length === 0) await sync();
-        else await inCausedSpan('program proxy rules', causes, { hop: 'proxy', initiator: 'watch', attributes: { 'skiff.proxy.mode': this.o.mode.name } }, sync);
-      }
+      await informers.runWhileSynced(signal, async () => {
+        this.o.logger.info('proxy caches synced', { mode: this.o.mode.name });
+        while (!signal.aborted) {
+          await this.changes.wait(this.o.syncPeriodMs ?? 30_000, signal);
+          if (signal.aborted) break;
+          const wait = this.lastSyncAt + (this.o.minSyncPeriodMs ?? 0) - this.clock.now();
+          if (wait > 0) await this.clock.sleep(wait, signal);
+          if (signal.aborted) break;
+          this.changes.take();
+          const causes = this.causes;
+          this.causes = [];
+          // one sync programs every change since the last: linked to all their writes
+          const sync = () => this.sync(services.lister.list(), slices.lister.list(), signal);
+          if (causes.length === 0) await sync();
+          else await inCausedSpan('program proxy rules', causes, { hop: 'proxy', initiator: 'watch', attributes: { 'skiff.proxy.mode': this.o.mode.name } }, sync);
+        }
+      });
     } finally {
-      signal.removeEventListener('abort', onAbort);
-      stopInformers.abort();
-      await informers.shutdown();
       await this.o.serviceHealth?.stop();
       await this.o.mode.stop();
     }

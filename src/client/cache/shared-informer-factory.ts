@@ -54,6 +54,26 @@ export class SharedInformerFactory {
     return waitForCacheSync(signal, ...this.informers.values());
   }
 
+  /**
+   * Runs `body` while these informers run: starts them, waits for their
+   * caches (body is skipped if the signal aborts first), and however body
+   * ends, stops them and waits until they have stopped.
+   */
+  async runWhileSynced(signal: AbortSignal, body: () => Promise<void>): Promise<void> {
+    const stop = new AbortController();
+    const onAbort = (): void => stop.abort();
+    if (signal.aborted) stop.abort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    this.start(stop.signal);
+    try {
+      if (await this.waitForCacheSync(signal)) await body();
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      stop.abort();
+      await this.shutdown();
+    }
+  }
+
   /** Resolves when every started informer has stopped (abort the start signal first). */
   async shutdown(): Promise<void> {
     await Promise.all(this.runs);
