@@ -157,8 +157,19 @@ describe('three API servers on a three-member etcd', () => {
     await etcd?.stop();
   });
 
-  /** What each server went through, for a failure's message (a refused connection once hid a server's early exit). */
-  const serverStates = () => servers.map((s, i) => `server ${i} on port ${s.port}: exit ${s.proc.exitCode ?? s.proc.signalCode ?? 'none (running)'}\n${s.logs().slice(-3000)}`).join('\n');
+  /**
+   * What each server went through, for a failure's message (a refused
+   * connection once hid a server's early exit). A server that died without
+   * the test killing it comes first with the end of its log; CI shows only
+   * the start of a long message.
+   */
+  const serverStates = () => {
+    const state = (s: ServerProcess) => s.proc.exitCode ?? s.proc.signalCode ?? 'none (running)';
+    const unexpected = servers.map((s, i) => ({ s, i })).filter(({ s, i }) => !(i === 0 && s.proc.signalCode === 'SIGKILL') && state(s) !== 'none (running)');
+    const first = unexpected.map(({ s, i }) => `server ${i} on port ${s.port} DIED: exit ${state(s)}\n${s.logs().slice(-4000)}`);
+    const rest = servers.map((s, i) => `server ${i} on port ${s.port}: exit ${state(s)}, last log lines:\n${s.logs().slice(-1000)}`);
+    return [...first, ...rest].join('\n');
+  };
 
   it('keeps every acknowledged write and every watcher sees every event in order across a member and a server dying', async (t) => {
     try {

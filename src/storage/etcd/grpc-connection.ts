@@ -91,7 +91,7 @@ export class GrpcConnection {
     if (this.current) {
       const { session } = this.current;
       this.current = undefined;
-      session.destroy();
+      setImmediate(() => session.destroy());
     }
   }
 
@@ -122,8 +122,12 @@ export class GrpcConnection {
       this.current = undefined;
       this.index++;
     }
-    if (entry.session.destroyed) return;
-    if (graceful) entry.session.close();
-    else entry.session.destroy();
+    // On the next turn, never inside a session callback (goaway, error,
+    // close run while nghttp2 is still processing): see GrpcStream.reset.
+    setImmediate(() => {
+      if (entry.session.destroyed) return;
+      if (graceful) entry.session.close();
+      else entry.session.destroy();
+    });
   }
 }

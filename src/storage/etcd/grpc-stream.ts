@@ -56,8 +56,22 @@ export class GrpcStream implements AsyncIterableIterator<Uint8Array> {
 
   /** Cancels the call. */
   cancel(): void {
-    if (!this.stream.destroyed) this.stream.close(0x8 /* NGHTTP2_CANCEL */);
+    this.reset();
     this.settle(new GrpcError(GrpcCode.Cancelled, 'cancelled'));
+  }
+
+  /**
+   * Resets the stream on the next turn of the event loop, never from inside
+   * a callback: a cancel can run while nghttp2 is still delivering this
+   * stream's frames (a data or close handler, or a promise continuation
+   * drained there), and closing a stream re-entrantly corrupts node's
+   * HTTP/2 heap (nodejs/node#38964: "double free", "corrupted size vs.
+   * prev_size" aborts of the whole process).
+   */
+  private reset(): void {
+    setImmediate(() => {
+      if (!this.stream.destroyed) this.stream.close(0x8 /* NGHTTP2_CANCEL */);
+    });
   }
 
   [Symbol.asyncIterator](): this {
@@ -93,7 +107,7 @@ export class GrpcStream implements AsyncIterableIterator<Uint8Array> {
       if (this.buffered < 5 + length) return;
       if (head[0] !== 0) {
         this.settle(new GrpcError(GrpcCode.Unknown, 'compressed gRPC messages are not supported'));
-        this.stream.close(0x8);
+        this.reset();
         return;
       }
       const frame = this.peek(5 + length);
