@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiBalancer } from './api-balancer.js';
 import { etcdMembers } from './etcd-members.js';
+import type { DiskTarget } from './fault-injector.js';
+import { ScratchDisk } from './scratch-disk.js';
 import { SupervisedProcess } from './supervised-process.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
@@ -54,9 +56,18 @@ export class SoakCluster {
   apiPorts: number[] = [];
   kubeconfig = '';
   nodeNames = ['soak-node-1', 'soak-node-2'];
+  /** The storage's data dirs on scratch disks (with `diskFaults`): SQLite's API server, or every etcd member. */
+  readonly disks: DiskTarget[] = [];
   private balancer: ApiBalancer | undefined;
 
-  constructor(readonly opts: { dir: string; storage: StorageKind; runId: string }) {}
+  /** `diskFaults`: put the storage's data dirs on scratch disks of their own (needs root), for the disk-full fault. */
+  constructor(readonly opts: { dir: string; storage: StorageKind; runId: string; diskFaults?: boolean }) {}
+
+  /** A tmpfs for `target`'s data dir (the dir itself is the mount point). Sizes leave room for a 30-minute run. */
+  private scratchDisk(target: SupervisedProcess, dataDir: string, sizeMiB: number): void {
+    if (!this.opts.diskFaults) return;
+    this.disks.push({ target, disk: ScratchDisk.mount(dataDir, sizeMiB) });
+  }
 
   byKind(kind: SupervisedProcess['kind']): SupervisedProcess[] {
     return this.components.filter((c) => c.kind === kind);
@@ -76,6 +87,8 @@ export class SoakCluster {
       const peerPorts = await Promise.all([0, 1, 2].map(() => freePort()));
       const members = etcdMembers({ dir, clientPorts, peerPorts, token: `soak-${this.opts.runId}` });
       this.components.push(...members);
+      // etcd keeps up to 5 WAL segments of 64 MiB
+      for (const [i, m] of members.entries()) this.scratchDisk(m, join(dir, `etcd-m${i}`), 512);
       for (const m of members) m.start();
       for (const m of members) if (!(await m.waitReady(60_000))) throw new Error(`${m.name} did not start:\n${m.logs()}`);
       storageFlag = `etcd://${clientPorts.map((p) => `127.0.0.1:${p}`).join(',')}`;
@@ -89,6 +102,7 @@ export class SoakCluster {
       // one CA and service-account key for all: the others start from a copy of the first one's pki
       if (i > 0) await cp(join(dir, 'apiserver-0', 'pki'), join(dataDir, 'pki'), { recursive: true });
       const api = this.skiff(`apiserver-${i}`, 'apiserver', () => ['apiserver', '--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', String(port), '--storage', storageFlag, '--metric-resolution', '0s'], () => healthy(`https://127.0.0.1:${port}/readyz`));
+      if (storage === 'sqlite') this.scratchDisk(api, dataDir, 256);
       api.start();
       if (!(await api.waitReady(120_000))) throw new Error(`apiserver-${i} did not start:\n${api.logs()}`);
     }
@@ -130,5 +144,6 @@ export class SoakCluster {
     const order: SupervisedProcess['kind'][] = ['proxy', 'kubelet', 'scheduler', 'controller-manager', 'apiserver', 'etcd'];
     for (const kind of order) await Promise.all(this.byKind(kind).map((c) => c.stop()));
     await this.balancer?.stop();
+    for (const { disk } of this.disks.splice(0)) disk.unmount();
   }
 }

@@ -1,5 +1,5 @@
 import { loadavg } from 'node:os';
-import type { FaultInjector } from './fault-injector.js';
+import type { FaultInjector, FaultRecord } from './fault-injector.js';
 import type { Violations } from './invariant-checks.js';
 import type { SupervisedProcess } from './supervised-process.js';
 import type { WatchAuditor } from './watch-auditor.js';
@@ -10,6 +10,8 @@ export interface SoakFigures {
   storage: string;
   minutes: number;
   loadAtStart: number[];
+  /** Why the disk-full fault did not run; undefined: it did. */
+  diskFullOff?: string;
   ledger: WriteLedger;
   watchers: WatchAuditor[];
   injector: FaultInjector;
@@ -34,6 +36,12 @@ export function formatReport(f: SoakFigures): string {
     const p50 = times[Math.floor((times.length - 1) / 2)];
     const stats = times.length ? `recovery p50 ${secs(p50!)} s, max ${secs(times.at(-1)!)} s` : 'no recovery measured';
     lines.push(`  ${kind.padEnd(26)} ${String(n).padStart(3)}   ${stats}`);
+  }
+  const disk = f.injector.faults.filter((x) => x.disk);
+  if (f.diskFullOff) lines.push(`disk-full faults: disabled (${f.diskFullOff})`);
+  else {
+    const sum = (pick: (d: NonNullable<FaultRecord['disk']>) => number) => disk.reduce((n, x) => n + pick(x.disk!), 0);
+    lines.push(`disk-full faults: ${disk.length}; while full, writes acknowledged ${sum((d) => d.acknowledged)}, refused for lack of space ${sum((d) => d.refusedForSpace)} (in ${disk.filter((x) => x.disk!.refusedForSpace > 0).length} faults), other answers ${sum((d) => d.other.length)}; /readyz false ${disk.filter((x) => x.disk!.notReady).length} times; component exits ${sum((d) => d.exits)}; all refusals for space: ${f.ledger.refusedForSpace}`);
   }
   const selfExits = f.components.filter((c) => c.selfExits > 0);
   lines.push(`exits nobody caused (restarted): ${selfExits.length ? selfExits.map((c) => `${c.name} ${c.selfExits}`).join(', ') : 'none'}`);

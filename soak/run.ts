@@ -1,8 +1,9 @@
 /**
- * `npm run soak -- --minutes N [--storage sqlite|etcd] [--seed S] [--keep]`:
+ * `npm run soak -- --minutes N [--storage sqlite|etcd] [--seed S] [--keep] [--no-disk-full]`:
  * a multi-process cluster under a mixed workload while components are
- * killed and paused at random; invariants are checked all along and at the
- * end. Exits 1 on any invariant violation.
+ * killed and paused at random and (as root) the storage's disk is filled;
+ * invariants are checked all along and at the end. Exits 1 on any
+ * invariant violation.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -11,12 +12,14 @@ import { parseArgs } from 'node:util';
 import { ApiClient } from './api-client.js';
 import { SoakCluster, type StorageKind } from './cluster.js';
 import { unconverged } from './convergence.js';
+import { DiskProbe, diskFullViolations } from './disk-probe.js';
 import { FaultInjector } from './fault-injector.js';
 import { checkOrdinals, checkServiceAllocations, PodBindingCheck, Violations } from './invariant-checks.js';
 import { NAMESPACE } from './manifests.js';
 import { findProcesses } from './proc-scan.js';
 import { formatReport } from './report.js';
 import { randomSeed, Rng } from './rng.js';
+import { diskFaultUnsupported } from './scratch-disk.js';
 import { sleep } from './sleep.js';
 import { WatchAuditor } from './watch-auditor.js';
 import { Workload } from './workload.js';
@@ -30,12 +33,13 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     keep: { type: 'boolean', default: false },
     'converge-timeout': { type: 'string', default: '300' },
+    'no-disk-full': { type: 'boolean', default: false },
   },
 });
 const minutes = Number(values.minutes);
 const storage = values.storage as StorageKind;
 if (!(minutes > 0) || !['sqlite', 'etcd'].includes(storage)) {
-  process.stderr.write('usage: npm run soak -- --minutes N [--storage sqlite|etcd] [--seed S] [--keep]\n');
+  process.stderr.write('usage: npm run soak -- --minutes N [--storage sqlite|etcd] [--seed S] [--keep] [--no-disk-full]\n');
   process.exit(2);
 }
 const seed = values.seed === undefined ? randomSeed() : Number(values.seed);
@@ -46,7 +50,17 @@ const rng = new Rng(seed);
 const runId = `${seed}-${process.pid}`;
 const loadAtStart = loadavg();
 const dir = await mkdtemp(join(tmpdir(), 'skiff-soak-'));
-const cluster = new SoakCluster({ dir, storage, runId });
+// the disk-full fault needs a file system of its own to fill: root and a tmpfs mount; CI (SKIFF_REQUIRE_ALL=1) must have them
+const diskFullOff = values['no-disk-full'] ? 'turned off with --no-disk-full' : diskFaultUnsupported(dir);
+if (diskFullOff) {
+  log(`disk-full fault disabled: ${diskFullOff}`);
+  if (process.env.SKIFF_REQUIRE_ALL === '1' && !values['no-disk-full']) {
+    process.stderr.write('SKIFF_REQUIRE_ALL is set but the disk-full fault cannot run\n');
+    await rm(dir, { recursive: true, force: true });
+    process.exit(1);
+  }
+}
+const cluster = new SoakCluster({ dir, storage, runId, diskFaults: !diskFullOff });
 const violations = new Violations();
 const ledger = new WriteLedger();
 const watchers: WatchAuditor[] = [];
@@ -83,9 +97,18 @@ try {
   })();
 
   const faulting = new AbortController();
+  const probe = new DiskProbe(client, writer);
   injector = new FaultInjector(rng, cluster.components, {
     minGapMs: 3000, maxGapMs: 15_000, recoveryTimeoutMs: 180_000,
     onUnrecovered: (f) => violations.add('recovers', `${f.target} did not serve again within 180 s of a ${f.kind}`),
+    disks: cluster.disks,
+    diskHooks: {
+      whileFull: (target, until) => probe.whileFull(target, until, () => cluster.apiPorts[Number(target.name.split('-').at(-1))]),
+      afterwards: () => probe.cleanUp(),
+    },
+    onDiskFull: (f) => {
+      for (const v of diskFullViolations(f.targetKind, f.disk!)) violations.add('disk-full', `${f.target}: ${v}`);
+    },
   });
   const working = new AbortController();
   const workRun = workload.run(working.signal);
@@ -179,5 +202,5 @@ try {
   else log(`logs and data kept in ${dir}`);
 }
 
-process.stdout.write(`\n${formatReport({ seed, storage, minutes, loadAtStart, ledger, watchers, injector: injector ?? new FaultInjector(rng, [], { minGapMs: 0, maxGapMs: 0, recoveryTimeoutMs: 0, onUnrecovered: () => undefined }), components: cluster.components, convergenceMs, violations })}\n`);
+process.stdout.write(`\n${formatReport({ seed, storage, minutes, loadAtStart, diskFullOff, ledger, watchers, injector: injector ?? new FaultInjector(rng, [], { minGapMs: 0, maxGapMs: 0, recoveryTimeoutMs: 0, onUnrecovered: () => undefined }), components: cluster.components, convergenceMs, violations })}\n`);
 process.exit(violations.count === 0 ? 0 : 1);

@@ -28,6 +28,10 @@ export class SupervisedProcess {
   readonly kind: ComponentKind;
   /** Exits the soak did not cause (the process exited or crashed by itself). */
   selfExits = 0;
+  /** Exits while a fault that may crash it (a full disk) was on: restarted all the same, but not counted as selfExits. */
+  faultExits = 0;
+  /** Set while such a fault is on. */
+  exitsExpected = false;
   private proc: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
   private expectingExit = false;
@@ -74,7 +78,8 @@ export class SupervisedProcess {
         this.log.write(`--- soak: ${this.name} pid ${proc.pid} exited (${signal ?? code}) at ${new Date().toISOString()}\n`);
         resolve();
         if (!this.expectingExit && !this.stopped) {
-          this.selfExits++;
+          if (this.exitsExpected) this.faultExits++;
+          else this.selfExits++;
           // as a service manager would: start it again after a moment
           setTimeout(() => {
             if (!this.stopped && !this.running) this.start();

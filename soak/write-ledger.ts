@@ -40,6 +40,8 @@ export interface LedgerViolation {
 export class WriteLedger {
   acknowledged = 0;
   refused = 0;
+  /** Of the refused: answered with the storage's NOSPACE (a full disk or the quota). */
+  refusedForSpace = 0;
   uncertain = 0;
   /** Acknowledged (name, resourceVersion) pairs per collection, for the watch gap check. */
   readonly acks = new Map<string, { name: string; rv: number }[]>();
