@@ -189,17 +189,22 @@ export function cpuSeconds(pid: number | undefined): number {
 }
 
 /** The API server's request counts by verb and resource (from its apiserver_request_total), most first. */
-export async function requestCounts(client: Client): Promise<{ key: string; count: number }[]> {
+export async function requestCounts(client: Client): Promise<{ key: string; count: number; failed: number }[]> {
   const res = await client.rest.stream({ method: 'GET', path: '/metrics' });
   let text = '';
   for await (const chunk of res) text += String(chunk);
-  const counts = new Map<string, number>();
+  const counts = new Map<string, { count: number; failed: number }>();
   for (const line of text.split('\n')) {
     if (!line.startsWith('apiserver_request_total{')) continue;
     const verb = /verb="([^"]*)"/.exec(line)?.[1] ?? '';
     const resource = /resource="([^"]*)"/.exec(line)?.[1] ?? '';
+    const code = Number(/code="([^"]*)"/.exec(line)?.[1] ?? 0);
     const key = `${verb} ${resource}`;
-    counts.set(key, (counts.get(key) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
+    const n = Number(line.slice(line.lastIndexOf(' ') + 1));
+    const c = counts.get(key) ?? { count: 0, failed: 0 };
+    c.count += n;
+    if (code >= 400) c.failed += n;
+    counts.set(key, c);
   }
-  return [...counts].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count);
+  return [...counts].map(([key, c]) => ({ key, ...c })).sort((a, b) => b.count - a.count);
 }

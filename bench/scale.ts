@@ -178,7 +178,7 @@ export async function run(args: string[]): Promise<void> {
     out(`  CPU seconds from the first create to full size or the deadline (wall ${fmt(fullMs / 1000, 0)} s): ${[...rss].map(([n, r]) => `${n} ${fmt((r.cpuAtFull ?? NaN) - (r.cpuAtBuild ?? NaN), 0)}`).join(', ')}; per 1,000 Running pods ${[...rss].map(([n, r]) => `${n} ${fmt((((r.cpuAtFull ?? NaN) - (r.cpuAtBuild ?? NaN)) * 1000) / Math.max(1, tracker.running), 1)}`).join(', ')}; load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}`);
     const counts = await requestCounts(client).catch(() => []);
     const writes = counts.filter((c) => /^(create|update|patch|delete|deletecollection|apply) /i.test(c.key)).reduce((a, c) => a + c.count, 0);
-    out(`  API requests: ${counts.reduce((a, c) => a + c.count, 0)}, of which writes ${writes} (${fmt(writes / Math.max(1, tracker.running), 1)} per Running pod); top: ${counts.slice(0, 14).map((c) => `${c.key} ${c.count}`).join(', ')}`);
+    out(`  API requests: ${counts.reduce((a, c) => a + c.count, 0)}, of which writes ${writes} (${fmt(writes / Math.max(1, tracker.running), 1)} per Running pod); top: ${counts.slice(0, 14).map((c) => `${c.key} ${c.count}${c.failed ? ` (${c.failed} failed)` : ''}`).join(', ')}`);
     client.close();
   } catch (err) {
     failures.push(`run failed: ${err instanceof Error ? err.message : String(err)}`);

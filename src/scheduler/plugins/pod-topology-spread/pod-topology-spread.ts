@@ -40,12 +40,11 @@ interface FilterState {
 
 interface ScoreState {
   constraints: Constraint[];
-  counts: Map<string, number>;
+  /** Per constraint: matching pods per value of its topology key (zonal constraints only). */
+  counts: Map<string, number>[];
   weights: number[];
   ignored: Set<string>;
 }
-
-const pair = (k: string, v: string): string => `${k}\0${v}`;
 
 /** Hard (DoNotSchedule) spread as a filter and soft (ScheduleAnyway) spread as a score. */
 export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
@@ -140,20 +139,21 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
       const labels = ni.node!.metadata?.labels ?? {};
       constraints.forEach((c, i) => domains[i].add(labels[c.topologyKey]));
     }
-    const counts = new Map<string, number>();
-    const zonal = constraints.filter((c) => c.topologyKey !== HOSTNAME);
+    // per constraint: matching pods per value of its key (host constraints are counted per node in score)
+    const counts = constraints.map(() => new Map<string, number>());
+    const zonal = constraints.flatMap((c, i) => (c.topologyKey !== HOSTNAME ? [i] : []));
     if (zonal.length > 0) {
-      const checkNode = zonal.map((c) => mayExcludeNodes(c, pod.pod));
+      const checkNode = constraints.map((c) => mayExcludeNodes(c, pod.pod));
       for (const ni of this.handle.snapshot.list()) {
         const node = ni.node!;
         if (!hasAllKeys(node, constraints)) continue;
-        const labels = node.metadata?.labels ?? {};
-        for (let z = 0; z < zonal.length; z++) {
-          const c = zonal[z];
-          if (checkNode[z] && !nodeCounts(c, pod.pod, node)) continue;
-          const key = pair(c.topologyKey, labels[c.topologyKey]);
-          if (!domains[constraints.indexOf(c)].has(labels[c.topologyKey])) continue;
-          counts.set(key, (counts.get(key) ?? 0) + countMatching(ni, c.selector, ns));
+        const labels = node.metadata!.labels!;
+        for (const i of zonal) {
+          const c = constraints[i];
+          if (checkNode[i] && !nodeCounts(c, pod.pod, node)) continue;
+          const value = labels[c.topologyKey];
+          if (!domains[i].has(value)) continue;
+          counts[i].set(value, (counts[i].get(value) ?? 0) + countMatching(ni, c.selector, ns));
         }
       }
     }
@@ -169,7 +169,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     const ns = pod.pod.metadata?.namespace ?? 'default';
     let score = 0;
     s.constraints.forEach((c, i) => {
-      const cnt = c.topologyKey === HOSTNAME ? countMatching(node, c.selector, ns) : (s.counts.get(pair(c.topologyKey, labels[c.topologyKey])) ?? 0);
+      const cnt = c.topologyKey === HOSTNAME ? countMatching(node, c.selector, ns) : (s.counts[i].get(labels[c.topologyKey]) ?? 0);
       score += cnt * s.weights[i] + (c.maxSkew - 1);
     });
     return Math.round(score);

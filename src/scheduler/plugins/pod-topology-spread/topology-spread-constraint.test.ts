@@ -23,3 +23,15 @@ test('countMatching follows the node as its pods change, per namespace and selec
   assert.equal(countMatching(ni, everything(), 'ns'), 2);
   assert.equal(countMatching(ni, nothing(), 'ns'), 0);
 });
+
+test('countMatching reads only the namespace asked about and leaves terminating pods out', () => {
+  const ni = new NodeInfo({ metadata: { name: 'n1', labels: {} } });
+  for (let i = 0; i < 5; i++) ni.addPod(pod(`x${i}`, { app: 'web' }, `other${i}`));
+  ni.addPod(pod('a', { app: 'web' }));
+  ni.addPod({ ...pod('gone', { app: 'web' }), metadata: { ...pod('gone', { app: 'web' }).metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } });
+  assert.equal(countMatching(ni, selectorFromSet({ app: 'web' }), 'ns'), 1);
+  assert.equal(countMatching(ni, selectorFromSet({ app: 'web' }), 'missing'), 0);
+  assert.equal(countMatching(ni, everything(), 'other3'), 1);
+  ni.addPod(pod('b', { app: 'web', tier: 'x' }));
+  assert.equal(countMatching(ni, selectorFromSet({ app: 'web' }), 'ns'), 2, 'the grouping is rebuilt for the new generation');
+});

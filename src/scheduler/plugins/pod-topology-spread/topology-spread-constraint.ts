@@ -1,6 +1,7 @@
 import type { Node, Pod, TopologySpreadConstraint } from 'kubernetes-types/core/v1.js';
 import { labelSelectorFromObject, Requirement, selectorFromRequirements, type Selector } from '../../../machinery/labels/index.js';
 import type { NodeInfo } from '../../framework/node-info.js';
+import type { PodInfo } from '../../framework/pod-info.js';
 import { podMatchesNodeSelectorAndAffinity } from '../node-affinity/node-selector-match.js';
 import { tolerationsTolerateTaint } from '../taint-toleration/toleration-match.js';
 
@@ -61,10 +62,32 @@ export function hasAllKeys(node: Node, constraints: readonly Constraint[]): bool
  * node's generation stands. Spreading one workload asks every node the same
  * question for each of its pods, and between two pods only the node the
  * last one landed on changed: a cached answer turns a scan of every pod in
- * the cluster per scheduling attempt into a look-up per node.
+ * the cluster per scheduling attempt into a look-up per node. The node's
+ * live pods are grouped by namespace once per generation, so the first
+ * question for a new selector (every workload's first pod, and every pod
+ * on the node that just changed) reads only that namespace's pods.
  */
-const matchCache = new WeakMap<NodeInfo, { generation: number; counts: Map<string, number> }>();
+interface MatchEntry {
+  generation: number;
+  counts: Map<string, number>;
+  byNamespace?: Map<string, PodInfo[]>;
+}
+const matchCache = new WeakMap<NodeInfo, MatchEntry>();
 const selectorKeys = new WeakMap<Selector, string>();
+
+function podsByNamespace(node: NodeInfo, entry: MatchEntry): Map<string, PodInfo[]> {
+  if (entry.byNamespace) return entry.byNamespace;
+  const byNamespace = new Map<string, PodInfo[]>();
+  for (const p of node.pods) {
+    const m = p.pod.metadata;
+    if (!m || m.deletionTimestamp) continue;
+    const ns = m.namespace ?? '';
+    const list = byNamespace.get(ns);
+    if (list) list.push(p);
+    else byNamespace.set(ns, [p]);
+  }
+  return (entry.byNamespace = byNamespace);
+}
 
 /** Pods on the node in the pod's namespace matching the selector (terminating pods excluded). */
 export function countMatching(node: NodeInfo, selector: Selector, namespace: string): number {
@@ -82,11 +105,7 @@ export function countMatching(node: NodeInfo, selector: Selector, namespace: str
   const cached = entry.counts.get(key);
   if (cached !== undefined) return cached;
   let n = 0;
-  for (const p of node.pods) {
-    const m = p.pod.metadata;
-    if (m?.namespace !== namespace || m.deletionTimestamp) continue;
-    if (selector.matches(m.labels)) n++;
-  }
+  for (const p of podsByNamespace(node, entry).get(namespace) ?? []) if (selector.matches(p.pod.metadata?.labels)) n++;
   entry.counts.set(key, n);
   return n;
 }
