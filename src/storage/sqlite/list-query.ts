@@ -28,16 +28,17 @@ export interface ListPage {
  */
 export class ListQuery {
   private readonly statements = new Map<string, Database.Statement<[RangeParams]>>();
-  private readonly getLatest: Database.Statement<[string], ListRow & { deleted: number }>;
+  private readonly getLatest: Database.Statement<[string, number], ListRow & { deleted: number }>;
 
   constructor(private readonly db: Database.Database) {
     this.getLatest = db.prepare(
-      'SELECT id, name, deleted, create_revision, value FROM kv WHERE name = ? ORDER BY id DESC LIMIT 1',
+      'SELECT id, name, deleted, create_revision, value FROM kv WHERE name = ? AND id <= ? ORDER BY id DESC LIMIT 1',
     );
   }
 
-  get(key: string): KeyValue | undefined {
-    const row = this.getLatest.get(key);
+  /** The key's latest row at or below the revision. */
+  get(key: string, revision: number): KeyValue | undefined {
+    const row = this.getLatest.get(key, revision);
     return row && !row.deleted ? rowKeyValue(row) : undefined;
   }
 

@@ -64,8 +64,9 @@ export function openDatabase(path: string, busyTimeoutMs = 5000): Database.Datab
     // opener fails instead of corrupting that. Set before WAL so no shared-memory file is used.
     db.pragma('locking_mode = EXCLUSIVE');
     db.pragma('journal_mode = WAL');
-    // FULL: every commit is fsynced before a write is acknowledged.
-    db.pragma('synchronous = FULL');
+    // NORMAL: SQLite syncs the WAL only at checkpoints; every commit is synced by
+    // DurableCommits (off the event loop) before a write is acknowledged or seen.
+    db.pragma('synchronous = NORMAL');
     // A WAL file is reused after checkpoints but never shrinks without a limit.
     db.pragma('journal_size_limit = 67108864');
     db.exec(ddl);

@@ -31,6 +31,29 @@ describe('SqliteStorage', () => {
     }
   });
 
+  it('shows a committed write to reads and watches only once it is synced to disk', async () => {
+    const storage = SqliteStorage.open({ path: temp.path() });
+    const stop = new AbortController();
+    try {
+      const events = storage.watch('/d/', { startRevision: 0, signal: stop.signal })[Symbol.asyncIterator]();
+      const next = events.next();
+      const written = storage.create('/d/a', bytes('v'));
+      // the batch commits on this turn's setImmediate, queued before ours; its sync finishes later
+      await new Promise((r) => setImmediate(r));
+      assert.equal(storage.stats().writes, 1, 'committed');
+      assert.equal((await storage.get('/d/a')).kv, undefined, 'not visible before its sync');
+      assert.equal(await storage.currentRevision(), 0);
+      assert.equal((await storage.list('/d/')).kvs.length, 0);
+      const result = await written;
+      assert.equal(result.succeeded, true);
+      assert.equal((await storage.get('/d/a')).kv?.modRevision, 1, 'visible once acknowledged');
+      assert.equal((await next).value?.kv.modRevision, 1);
+    } finally {
+      stop.abort();
+      await storage.close();
+    }
+  });
+
   it('evaluates guards in order within a batch', async () => {
     const storage = SqliteStorage.open({ path: temp.path() });
     try {

@@ -12,6 +12,7 @@ import { LocalWatches } from '../fanout/local-watches.js';
 import { WriteBatcher } from './write-batcher.js';
 import { DEFAULT_QUOTA_BYTES, SpaceGuard } from './space-guard.js';
 import { FileIdentity } from './file-identity.js';
+import { DurableCommits, FileSync } from './durable-commits.js';
 
 /** etcd's default --max-request-bytes (1.5 MiB): the largest value (with its key) one write may store. */
 export const DEFAULT_MAX_OBJECT_BYTES = 1.5 * 1024 * 1024;
@@ -47,13 +48,20 @@ export interface SqliteStorageStats {
 
 /**
  * Storage over one SQLite file, kine-style (see schema.ts). Writes are group
- * committed; reads run synchronously on the same connection and see only
- * committed data. One process owns the file: revisions and watch fan-out are
- * tracked in memory.
+ * committed and synced to disk off the event loop (DurableCommits); reads run
+ * synchronously on the same connection and see only durable data: a
+ * revision becomes visible to reads and watches, and its write is
+ * acknowledged, once its commit is on disk. One process owns the file:
+ * revisions and watch fan-out are tracked in memory.
  */
 export class SqliteStorage implements Storage {
   private readonly watches: LocalWatches;
+  /** The newest durable revision: what reads, lists and watches see. */
   private revision: number;
+  /** The newest committed revision (ahead of `revision` while its sync runs): what writes build on. */
+  private committedRevision: number;
+  private readonly walSync: FileSync;
+  private readonly durability: DurableCommits;
   private closed = false;
   private transactions = 0;
   private writes = 0;
@@ -76,6 +84,9 @@ export class SqliteStorage implements Storage {
     private readonly opts: SqliteStorageOptions,
   ) {
     this.revision = readLastRevision(db);
+    this.committedRevision = this.revision;
+    this.walSync = new FileSync(`${opts.path}-wal`);
+    this.durability = new DurableCommits(this.walSync.sync);
     this.file = new FileIdentity(opts.path);
     this.pageSize = db.pragma('page_size', { simple: true }) as number;
     this.space = new SpaceGuard(opts.path, opts.quotaBytes ?? DEFAULT_QUOTA_BYTES, this.fileBytes());
@@ -110,7 +121,7 @@ export class SqliteStorage implements Storage {
 
   async get(key: string): Promise<GetResult> {
     return this.measure('get', () => {
-      const kv = this.lists.get(key);
+      const kv = this.lists.get(key, this.revision);
       return kv ? { kv, revision: this.revision } : { revision: this.revision };
     });
   }
@@ -154,6 +165,8 @@ export class SqliteStorage implements Storage {
     this.ensureOpen();
     if (revision > this.revision) throw new FutureRevisionError(revision, this.revision);
     await this.compactor.compact(revision);
+    // the compaction's transactions were committed without a sync of their own
+    await this.walSync.sync();
     this.space.sized(this.fileBytes(), false);
     this.opts.observe?.('compact', (performance.now() - started) / 1000);
   }
@@ -190,10 +203,12 @@ export class SqliteStorage implements Storage {
     if (this.closed) return;
     // Acknowledge what is queued before refusing more.
     this.batcher.close();
+    await this.durability.idle();
     this.closed = true;
     this.watches.close();
     await this.compactor.idle().catch(() => undefined);
     this.db.close();
+    await this.walSync.close();
   }
 
   stats(): SqliteStorageStats {
@@ -206,12 +221,12 @@ export class SqliteStorage implements Storage {
     };
   }
 
-  private commit(ops: readonly WriteOp[]): WriteOpResult[] {
+  private commit(ops: readonly WriteOp[]): { results: WriteOpResult[]; durable: Promise<void> } {
     // a file deleted or replaced under us would take writes nobody ever reads back: acknowledge none
     this.file.verify();
     let batch;
     try {
-      batch = this.db.transaction(() => this.applier.apply(ops, this.revision)).immediate();
+      batch = this.db.transaction(() => this.applier.apply(ops, this.committedRevision)).immediate();
     } catch (err) {
       // the transaction rolled back as a whole
       if (err instanceof Database.SqliteError && err.code === 'SQLITE_FULL') throw this.space.diskFull();
@@ -220,9 +235,12 @@ export class SqliteStorage implements Storage {
     this.space.sized(this.fileBytes(), true);
     this.transactions++;
     this.writes += ops.length;
-    this.revision = batch.revision;
-    this.watches.publish(() => batch.rows.map(rowEvent));
-    return batch.results;
+    this.committedRevision = batch.revision;
+    const durable = this.durability.committed(() => {
+      this.revision = batch.revision;
+      this.watches.publish(() => batch.rows.map(rowEvent));
+    });
+    return { results: batch.results, durable };
   }
 
   private async write(op: string, write: WriteOp): Promise<WriteOpResult> {

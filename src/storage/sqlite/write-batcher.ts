@@ -1,7 +1,11 @@
 import { StorageError, UnavailableError } from '../errors.js';
 
-/** Commits a batch of operations in one transaction; returns one result per operation, in order. */
-export type CommitFunc<Op, Result> = (ops: readonly Op[]) => Result[];
+/**
+ * Commits a batch of operations in one transaction; returns one result per
+ * operation, in order, and optionally a promise that settles once the
+ * commit is durable (the results are handed out only then).
+ */
+export type CommitFunc<Op, Result> = (ops: readonly Op[]) => { results: Result[]; durable?: Promise<void> };
 
 interface Pending<Op, Result> {
   op: Op;
@@ -13,7 +17,7 @@ interface Pending<Op, Result> {
  * Group commit: operations submitted during one event-loop turn are queued
  * and committed together on the next setImmediate, so a burst of writes
  * costs one transaction (and one fsync) instead of one each. A promise
- * settles only after its batch's commit returned.
+ * settles only after its batch's commit returned and became durable.
  */
 export class WriteBatcher<Op, Result> {
   private queue: Pending<Op, Result>[] = [];
@@ -37,16 +41,21 @@ export class WriteBatcher<Op, Result> {
     const batch = this.queue;
     if (batch.length === 0) return;
     this.queue = [];
-    let results: Result[];
+    let committed: ReturnType<CommitFunc<Op, Result>>;
     try {
-      results = this.commit(batch.map((p) => p.op));
+      committed = this.commit(batch.map((p) => p.op));
     } catch (err) {
       // The transaction rolled back as a whole: nothing in the batch happened.
       const failure = err instanceof StorageError ? err : new UnavailableError('storage write failed', { cause: err });
       for (const p of batch) p.reject(failure);
       return;
     }
-    batch.forEach((p, i) => p.resolve(results[i]!));
+    const { results, durable } = committed;
+    const settle = () => batch.forEach((p, i) => p.resolve(results[i]!));
+    if (!durable) return settle();
+    durable.then(settle, (err: unknown) => {
+      for (const p of batch) p.reject(err);
+    });
   }
 
   /** Commits what is queued and refuses further operations. */
