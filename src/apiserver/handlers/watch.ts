@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { KubeObject } from '../../api/object.js';
 import { apiVersionOf } from '../../api/resource-info.js';
 import { ApiError, internalError } from '../../machinery/api-error.js';
@@ -6,6 +5,7 @@ import { watchObjects, type WatchEventType } from '../registry/watch.js';
 import { parseListOptions, validateListOptions } from '../../machinery/query/options.js';
 import { selectionFrom } from '../selection.js';
 import { renderWatchObject } from './render.js';
+import { drained } from '../http/drain.js';
 import { sharedWatchEvent, watchContentType, watchEventEncoder } from './watch-encoding.js';
 import type { RequestScope } from './scope.js';
 import { causeField } from '../trace/trace-query.js';
@@ -52,7 +52,7 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
   let first = true;
   const sendLine = async (line: string | Buffer) => {
     if (res.writableEnded || res.destroyed) return;
-    if (!res.write(line)) await Promise.race([once(res, 'drain'), once(controller.signal, 'abort')]);
+    if (!res.write(line)) await drained(res, controller.signal);
   };
   const encodeEvent = watchEventEncoder(rendering);
   const send = (type: WatchEventType, object: unknown) => sendLine(encodeEvent(type, object));

@@ -9,6 +9,12 @@ export interface StoreEventHandler {
   replace(items: readonly KubeObject[]): void;
   upsert(obj: KubeObject): void;
   remove(obj: KubeObject): void;
+  /**
+   * Whether a change to the object at this key (`namespace/name`, or `name`
+   * for cluster-scoped kinds) cannot matter to the handler: its upsert is then
+   * dropped without decoding the object (deletes are always delivered).
+   */
+  settled?(name: string): boolean;
 }
 
 /**
@@ -30,9 +36,10 @@ export async function runStoreInformer(
       handler.replace(list.items);
       opts.onSynced?.();
       const from = Number(list.metadata.resourceVersion) + 1;
-      for await (const ev of store.backing.watch(store.prefix(''), { startRevision: from, signal })) {
+      const prefix = store.prefix('');
+      for await (const ev of store.backing.watch(prefix, { startRevision: from, signal })) {
         if (ev.type === 'DELETE') handler.remove(decodeObject(ev.prevKv ?? ev.kv));
-        else handler.upsert(decodeObject(ev.kv));
+        else if (!handler.settled?.(ev.kv.key.slice(prefix.length))) handler.upsert(decodeObject(ev.kv));
       }
     } catch (err) {
       if (signal.aborted) return;

@@ -54,6 +54,17 @@ describe('NodeGraph', () => {
     g.deletePod(pod('b', 'worker-1'));
     assert.ok(!g.relates('worker-1', 'secret', 'default', 'shared'));
   });
+
+  it("reads a pod's updates until it is bound, and none after (until it is deleted)", () => {
+    const g = new NodeGraph();
+    assert.equal(g.podSettled('default/a'), false, 'unknown');
+    g.addPod(pod('a', ''));
+    assert.equal(g.podSettled('default/a'), false, 'unbound: its binding is still to come');
+    g.addPod(pod('a', 'worker-1'));
+    assert.equal(g.podSettled('default/a'), true, 'bound: node and references are fixed');
+    g.deletePod(pod('a', 'worker-1'));
+    assert.equal(g.podSettled('default/a'), false, 'deleted: a new pod of that name is read again');
+  });
 });
 
 describe('NodeAuthorizer', () => {

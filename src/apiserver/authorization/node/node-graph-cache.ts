@@ -101,6 +101,16 @@ export class NodeGraph implements NodeGraphSource {
     this.pods.set(key, { uid, node, edges });
   }
 
+  /**
+   * Whether an update of the pod `namespace/name` cannot change the graph: it
+   * is bound (a pod's node and references never change once set, and a pod
+   * re-created under the same name is deleted first), so its status updates
+   * need not be read.
+   */
+  podSettled(key: string): boolean {
+    return this.pods.has(key);
+  }
+
   deletePod(pod: Pod): void {
     const key = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
     const known = this.pods.get(key);
@@ -126,7 +136,7 @@ export class NodeGraph implements NodeGraphSource {
 
   /** Follows pods and persistent volumes; `waitForSync()` resolves once both were listed. */
   start(registry: ApiRegistry, logger: Logger, signal: AbortSignal): void {
-    const follow = (resource: string, add: (o: KubeObject) => void, remove: (o: KubeObject) => void, clear: () => void) => {
+    const follow = (resource: string, add: (o: KubeObject) => void, remove: (o: KubeObject) => void, clear: () => void, settled?: (key: string) => boolean) => {
       const store = registry.lookup('', 'v1', resource);
       if (!store) throw new Error(`${resource} are not served`);
       let markSynced!: () => void;
@@ -138,13 +148,20 @@ export class NodeGraph implements NodeGraphSource {
         },
         upsert: add,
         remove,
+        ...(settled ? { settled } : {}),
       };
       this.running.push(runStoreInformer(store, handler, { logger, signal, onSynced: () => markSynced() }));
     };
-    follow('pods', (o) => this.addPod(o as Pod), (o) => this.deletePod(o as Pod), () => {
-      this.pods.clear();
-      this.edges.clear();
-    });
+    follow(
+      'pods',
+      (o) => this.addPod(o as Pod),
+      (o) => this.deletePod(o as Pod),
+      () => {
+        this.pods.clear();
+        this.edges.clear();
+      },
+      (key) => this.podSettled(key),
+    );
     follow('persistentvolumes', (o) => this.addPV(o as PersistentVolume), (o) => this.deletePV(o as PersistentVolume), () => this.pvs.clear());
   }
 
