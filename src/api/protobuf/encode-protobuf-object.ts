@@ -69,6 +69,64 @@ function writeEnvelope(w: WireWriter, obj: TypedObject): void {
   w.string(3, '').string(4, '');
 }
 
+/** One item of a list as it sits inside the list's message: the object's own message, without the envelope. */
+export function encodeProtobufListItem(obj: TypedObject, messageType: string): Buffer {
+  const w = new WireWriter();
+  encodeMessageInto(w, obj, messageType);
+  return w.finish();
+}
+
+/**
+ * A list in the envelope of encodeProtobufObject, assembled around items
+ * already encoded by encodeProtobufListItem: the parts to send in order (the
+ * items themselves are not copied), so a list from the watch cache costs one
+ * encoding per object, not one per object per list.
+ */
+export function encodeProtobufListParts(apiVersion: string, kind: string, metadata: unknown, items: readonly Uint8Array[]): Uint8Array[] {
+  const meta = new WireWriter();
+  encodeMessageInto(meta, metadata as Record<string, unknown>, 'ListMeta');
+  const metaBytes = meta.finish();
+  // each item is field 2 of the list message: a tag byte and its length in front of it
+  const prefixes = new WireWriter();
+  const ends: number[] = [];
+  let rawLength = 1 + varintLength(metaBytes.length) + metaBytes.length;
+  for (const item of items) {
+    prefixes.tag(2, 2);
+    prefixes.varint(item.length);
+    ends.push(prefixes.length);
+    rawLength += 1 + varintLength(item.length) + item.length;
+  }
+  const head = new WireWriter();
+  head.raw(PROTOBUF_MAGIC);
+  const typeMeta = head.fork(1);
+  head.string(1, apiVersion).string(2, kind);
+  head.join(typeMeta);
+  head.tag(2, 2);
+  head.varint(rawLength);
+  head.bytes(1, metaBytes);
+  const prefixBytes = prefixes.finish();
+  const parts: Uint8Array[] = [head.finish()];
+  let from = 0;
+  items.forEach((item, i) => {
+    parts.push(prefixBytes.subarray(from, ends[i]), item);
+    from = ends[i]!;
+  });
+  parts.push(ENVELOPE_TAIL);
+  return parts;
+}
+
+/** contentEncoding "" and contentType "" of runtime.Unknown. */
+const ENVELOPE_TAIL = Uint8Array.of(0x1a, 0x00, 0x22, 0x00);
+
+function varintLength(n: number): number {
+  let length = 1;
+  while (n >= 0x80) {
+    n = Math.floor(n / 128);
+    length++;
+  }
+  return length;
+}
+
 /**
  * One frame of a protobuf watch: a 4-byte big-endian length, then
  * metav1.WatchEvent {1 type, 2 object: RawExtension {1 raw}} whose raw is

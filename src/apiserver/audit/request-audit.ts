@@ -8,11 +8,13 @@ import type { AuditEvent, ResponseStatus } from './event.js';
 
 /** A response body that was written as ready-made JSON text (a list served from stored items). */
 export class RawJson {
-  /** The text itself, or parts to join (a list's pre-serialized items), joined only if an audit level asks for the body. */
-  constructor(private readonly source: string | readonly Uint8Array[]) {}
+  /** The text itself, parts to join (a list's pre-serialized items) or a function making it: used only if an audit level asks for the body. */
+  constructor(private readonly source: string | readonly Uint8Array[] | (() => string)) {}
 
   get text(): string {
-    return typeof this.source === 'string' ? this.source : Buffer.concat(this.source).toString('utf8');
+    if (typeof this.source === 'string') return this.source;
+    if (typeof this.source === 'function') return this.source();
+    return Buffer.concat(this.source).toString('utf8');
   }
 }
 

@@ -116,16 +116,73 @@ export function writeJsonText(res: ServerResponse, code: number, json: string): 
   res.end(buf);
 }
 
-/** Writes JSON already serialized as parts (a list around its items' stored bytes): one buffer, no string in between. */
-export function writeJsonParts(res: ServerResponse, code: number, parts: readonly Uint8Array[]): void {
+/** Writes JSON already serialized as parts (a list around its items' stored bytes), streamed in large chunks: no string in between. */
+export async function writeJsonParts(res: ServerResponse, code: number, parts: readonly Uint8Array[]): Promise<void> {
   if (wantsPretty(res)) {
     writeJsonText(res, code, Buffer.concat(parts).toString('utf8'));
     return;
   }
   auditResponseObject(res, new RawJson(parts));
-  const buf = Buffer.concat([...parts, NEWLINE]);
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': String(buf.length) });
-  res.end(buf);
+  await writeParts(res, code, 'application/json', [...parts, NEWLINE]);
+}
+
+/** Writes a protobuf body already encoded as parts (a list around its items' encoded messages); `audited` is what an audit log records. */
+export async function writeProtobufParts(res: ServerResponse, code: number, contentType: string, parts: readonly Uint8Array[], audited: RawJson): Promise<void> {
+  auditResponseObject(res, audited);
+  await writeParts(res, code, contentType, parts);
+}
+
+/** How much of a large body is copied together before it is written: big enough for few TLS writes, small enough to start sending early. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * Sends a body given as many small parts (a list's items): with its
+ * Content-Length, in chunks of about CHUNK_BYTES, waiting for the socket to
+ * drain between them, so the first bytes leave while later ones are copied
+ * and a slow client holds one chunk, not a second copy of the whole body.
+ */
+async function writeParts(res: ServerResponse, code: number, contentType: string, parts: readonly Uint8Array[]): Promise<void> {
+  let total = 0;
+  for (const part of parts) total += part.length;
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': String(total) });
+  let chunk = Buffer.allocUnsafe(Math.min(total, CHUNK_BYTES));
+  let at = 0;
+  const flush = async (last: boolean) => {
+    const out = chunk.subarray(0, at);
+    if (last) {
+      res.end(out);
+      return;
+    }
+    const drained = res.write(out);
+    chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    at = 0;
+    if (!drained && !res.destroyed) await waitForDrain(res);
+  };
+  for (const part of parts) {
+    if (res.destroyed) return;
+    if (part.length >= CHUNK_BYTES) {
+      // a part as large as a chunk goes out as it is
+      if (at > 0) await flush(false);
+      if (!res.write(part) && !res.destroyed) await waitForDrain(res);
+      continue;
+    }
+    if (at + part.length > chunk.length) await flush(false);
+    chunk.set(part, at);
+    at += part.length;
+  }
+  await flush(true);
+}
+
+function waitForDrain(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 const NEWLINE = Buffer.from('\n');

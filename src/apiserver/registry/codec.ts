@@ -1,5 +1,6 @@
 import { escapeGoJson } from '../../api/json/go-json.js';
 import { objectMetaGoForm, toGoForm } from '../../api/json/go-form.js';
+import { encodeProtobufListItem } from '../../api/protobuf/encode-protobuf-object.js';
 import type { KubeObject } from '../../api/object.js';
 import { internalError } from '../../machinery/api-error.js';
 import type { KeyValue } from '../../storage/storage.js';
@@ -68,6 +69,21 @@ export function encodedJsonBytes(kv: KeyValue): Buffer {
     ? Buffer.concat([value.subarray(0, at), Buffer.from(`"resourceVersion":"${kv.modRevision}"`), value.subarray(at + RV_PLACEHOLDER_BYTES.length)])
     : Buffer.from(encodedJson(kv));
   listForms.set(kv, out);
+  return out;
+}
+
+const protobufListForms = new WeakMap<KeyValue, Buffer>();
+
+/**
+ * The object's protobuf message as a list item (`messageType`, e.g. "Pod"),
+ * remembered for the KeyValue as encodedJsonBytes is: a list from the watch
+ * cache encodes each unchanged object once, not once per list.
+ */
+export function encodedProtobufBytes(kv: KeyValue, messageType: string): Buffer {
+  const known = protobufListForms.get(kv);
+  if (known) return known;
+  const out = encodeProtobufListItem(decodeObject(kv), messageType);
+  protobufListForms.set(kv, out);
   return out;
 }
 

@@ -2,7 +2,8 @@ import type { KubeList, KubeObject } from '../../api/object.js';
 import { apiVersionOf } from '../../api/resource-info.js';
 import { badRequest } from '../../machinery/api-error.js';
 import { FutureRevisionError } from '../../storage/errors.js';
-import { decodeObject, encodedJsonBytes } from './codec.js';
+import type { KeyValue } from '../../storage/storage.js';
+import { decodeObject } from './codec.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import type { ListParams, StoreContext } from './store-context.js';
 import { rethrowStorageError } from './storage-errors.js';
@@ -10,10 +11,11 @@ import { rethrowStorageError } from './storage-errors.js';
 /**
  * Lists objects: paged by `limit` and `continue`, at the revision the
  * resourceVersion parameters ask for. With `raw` (and no filter) the items
- * come back as their JSON bytes in `rawItems` instead of `items`, never
- * parsed: the fast path for plain JSON lists.
+ * come back as their stored KeyValues in `rawKvs` instead of `items`, never
+ * parsed: the fast path for plain JSON and protobuf lists, which send each
+ * object's bytes as encoded once per KeyValue (see codec.ts).
  */
-export async function listObjects(ctx: StoreContext, namespace: string, params: ListParams & { raw?: boolean }): Promise<KubeList & { rawItems?: Uint8Array[] }> {
+export async function listObjects(ctx: StoreContext, namespace: string, params: ListParams & { raw?: boolean }): Promise<RawList> {
   const prefix = ctx.prefix(namespace);
   let revision = 0;
   let startAfter: string | undefined;
@@ -26,22 +28,22 @@ export async function listObjects(ctx: StoreContext, namespace: string, params: 
   }
   const limit = params.limit && params.limit > 0 ? params.limit : undefined;
   const items: KubeObject[] = [];
-  const rawItems: Uint8Array[] = [];
+  const rawKvs: KeyValue[] = [];
   const raw = params.raw === true && !params.filter;
   let more = false;
   let lastKey = '';
   let remaining: number | undefined;
   for (;;) {
     const page = await ctx.storage
-      .list(prefix, { revision, limit: limit ? Math.max(limit - items.length - rawItems.length, 1) : undefined, startAfter })
+      .list(prefix, { revision, limit: limit ? Math.max(limit - items.length - rawKvs.length, 1) : undefined, startAfter })
       .catch(rethrowStorageError({ verb: 'list', continuing: Boolean(params.continue) }));
     revision = page.revision;
     let i = 0;
-    for (; i < page.kvs.length && !(limit && items.length + rawItems.length >= limit); i++) {
+    for (; i < page.kvs.length && !(limit && items.length + rawKvs.length >= limit); i++) {
       const kv = page.kvs[i];
       lastKey = kv.key;
       if (raw) {
-        rawItems.push(encodedJsonBytes(kv));
+        rawKvs.push(kv);
         continue;
       }
       const obj = decodeObject(kv);
@@ -49,7 +51,7 @@ export async function listObjects(ctx: StoreContext, namespace: string, params: 
     }
     more = i < page.kvs.length || page.more;
     remaining = page.remaining !== undefined ? page.remaining + (page.kvs.length - i) : undefined;
-    if (!more || (limit && items.length + rawItems.length >= limit)) break;
+    if (!more || (limit && items.length + rawKvs.length >= limit)) break;
     startAfter = lastKey;
   }
   const metadata: KubeList['metadata'] = { resourceVersion: String(revision) };
@@ -58,8 +60,11 @@ export async function listObjects(ctx: StoreContext, namespace: string, params: 
     if (!params.filtered && remaining !== undefined) metadata.remainingItemCount = remaining;
   }
   const list = { apiVersion: apiVersionOf(ctx.info), kind: ctx.info.listKind, metadata, items };
-  return raw ? { ...list, rawItems } : list;
+  return raw ? { ...list, rawKvs } : list;
 }
+
+/** A list whose items may still be stored KeyValues (`rawKvs`, in order; `items` then empty). */
+export type RawList = KubeList & { rawKvs?: KeyValue[] };
 
 /** The revision a list without a continue token reads at (0: the current one). */
 async function listRevision(ctx: Pick<StoreContext, 'storage' | 'clock'>, params: ListParams): Promise<number> {

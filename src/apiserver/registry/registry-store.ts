@@ -1,4 +1,4 @@
-import type { KubeList, KubeObject } from '../../api/object.js';
+import type { KubeObject } from '../../api/object.js';
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { notFound } from '../../machinery/api-error.js';
 import { listSchemaForKind, type ListSchema } from '../../machinery/managedfields/index.js';
@@ -8,7 +8,7 @@ import { tableConvertorFor, type TableConvertor } from '../tables/index.js';
 import { decodeObject } from './codec.js';
 import { createObject } from './create-object.js';
 import { deleteObject } from './delete-object.js';
-import { listObjects, waitForRevision } from './list-objects.js';
+import { listObjects, waitForRevision, type RawList } from './list-objects.js';
 import type { DeleteOutcome, DeleteParams, ListParams, StoreContext, UpdateBody, UpdateFunc, WriteParams } from './store-context.js';
 import type { Strategy } from './strategy.js';
 import { guaranteedUpdate, updateObject } from './update-object.js';
@@ -78,8 +78,8 @@ export class RegistryStore implements StoreContext {
     return decodeObject(kv);
   }
 
-  /** Lists objects; with `raw` (and no filter) the items come back unparsed in `rawItems`. */
-  list(namespace: string, params: ListParams & { raw?: boolean }): Promise<KubeList & { rawItems?: Uint8Array[] }> {
+  /** Lists objects; with `raw` (and no filter) the items come back unparsed in `rawKvs`. */
+  list(namespace: string, params: ListParams & { raw?: boolean }): Promise<RawList> {
     return listObjects(this, namespace, params);
   }
 

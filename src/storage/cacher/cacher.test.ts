@@ -148,4 +148,31 @@ describe('Cacher', () => {
       assert.equal(cacher.storageWatches(), 1);
     });
   });
+
+  it('serves the pages after the first at their revision from the cache, even once the storage compacted it', async () => {
+    await withCacher({}, async (cacher) => {
+      const created = new Map<string, number>();
+      for (const key of ['a/1', 'a/2', 'a/3', 'a/4', 'a/5', 'a/6']) created.set(key, succeeded(await cacher.create(`/registry/pods/${key}`, bytes(key))).revision);
+      await warm(cacher, '/registry/pods/');
+      const first = await cacher.list('/registry/pods/a/', { limit: 2 });
+      assert.deepEqual(first.kvs.map((kv) => text(kv.value)), ['a/1', 'a/2']);
+      // changes after the first page: on both sides of the page boundary
+      const current = (key: string) => cacher.get(`/registry/pods/${key}`).then((r) => r.kv!.modRevision);
+      succeeded(await cacher.update('/registry/pods/a/3', bytes('a/3 changed'), await current('a/3')));
+      succeeded(await cacher.delete('/registry/pods/a/4'));
+      succeeded(await cacher.delete('/registry/pods/a/1'));
+      succeeded(await cacher.create('/registry/pods/a/35', bytes('a/35')));
+      await warm(cacher, '/registry/pods/');
+      // the storage's history at the first page's revision is gone: only the cache can answer
+      await cacher.compact(await cacher.currentRevision());
+      const second = await cacher.list('/registry/pods/a/', { revision: first.revision, startAfter: first.kvs.at(-1)!.key, limit: 2 });
+      assert.deepEqual(second.kvs.map((kv) => [text(kv.value), kv.modRevision]), [['a/3', created.get('a/3')], ['a/4', created.get('a/4')]]);
+      assert.equal(second.revision, first.revision);
+      assert.equal(second.more, true);
+      assert.equal(second.remaining, 2);
+      const third = await cacher.list('/registry/pods/a/', { revision: first.revision, startAfter: second.kvs.at(-1)!.key, limit: 2 });
+      assert.deepEqual(third.kvs.map((kv) => text(kv.value)), ['a/5', 'a/6']);
+      assert.equal(third.more, false);
+    });
+  });
 });

@@ -33,9 +33,12 @@ export interface CacherOptions {
  * served by one WatchCache per resource. A list without a revision is
  * consistent: the cache first catches up with the storage's current revision
  * (asking for watch progress when the backend can report it), and reads
- * through to the storage when it cannot in time. Lists at an explicit
- * revision (continue tokens, Exact) read the storage's history. Closing the
- * cacher closes the storage.
+ * through to the storage when it cannot in time. The pages after the first
+ * (continue tokens) come from the cache as well, rebuilt at their revision
+ * from the current objects and the window's events (upstream's list from a
+ * cache snapshot), while the window still holds every event since; a list at
+ * an Exact revision, or a page the window cannot rebuild, reads the storage's
+ * history. Closing the cacher closes the storage.
  */
 export class Cacher implements Storage {
   private readonly caches = new Map<string, WatchCache>();
@@ -88,7 +91,12 @@ export class Cacher implements Storage {
   }
 
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
-    const cache = opts.revision ? undefined : this.cacheFor(prefix);
+    if (opts.revision) {
+      // a continue token's page comes from the cache while it holds every event since the token's revision
+      const page = opts.startAfter !== undefined ? this.cacheFor(prefix)?.listAt(prefix, opts.revision, opts) : undefined;
+      return page ?? this.storage.list(prefix, opts);
+    }
+    const cache = this.cacheFor(prefix);
     if (!cache) return this.storage.list(prefix, opts);
     const required = await this.currentRevision();
     if (!(await this.fresh(cache, required))) return this.storage.list(prefix, opts);

@@ -2,6 +2,7 @@ import { CompactedError, WatchClosedError } from '../errors.js';
 import type { KeyValue, ListResult, Storage, WatchEvent } from '../storage.js';
 import { CacheWatcher, type WatcherProgress } from './cache-watcher.js';
 import { EventWindow } from './event-window.js';
+import { listAtRevision, type CurrentObjects } from './list-at-revision.js';
 import { realClock } from '../../base/clock.js';
 
 export interface WatchCacheOptions {
@@ -95,16 +96,23 @@ export class WatchCache {
 
   /** Lists keys under `prefix` (within this resource) at the cache's revision. */
   list(prefix: string, opts: { limit?: number; startAfter?: string }): ListResult {
+    return listAtRevision(this.current(), [], prefix, this.revision, opts)!;
+  }
+
+  /**
+   * Lists keys under `prefix` as they were at `revision` (a continue token's):
+   * undefined unless the cache is ready, has reached it, and still holds
+   * every event since (then the storage answers).
+   */
+  listAt(prefix: string, revision: number, opts: { limit?: number; startAfter?: string }): ListResult | undefined {
+    if (!this.ready || revision > this.revision || revision < this.window.from) return undefined;
+    const events = this.window.since(revision + 1);
+    return events && listAtRevision(this.current(), events, prefix, revision, opts);
+  }
+
+  private current(): CurrentObjects {
     const keys = (this.sortedKeys ??= [...this.store.keys()].sort());
-    const from = opts.startAfter !== undefined && opts.startAfter >= prefix ? opts.startAfter : undefined;
-    let i = lowerBound(keys, from ?? prefix);
-    if (from !== undefined && keys[i] === from) i++;
-    const kvs: KeyValue[] = [];
-    const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
-    for (; i < keys.length && keys[i]!.startsWith(prefix) && kvs.length < limit; i++) kvs.push(this.store.get(keys[i]!)!);
-    let remaining = 0;
-    for (let j = i; j < keys.length && keys[j]!.startsWith(prefix); j++) remaining++;
-    return { kvs, revision: this.revision, more: remaining > 0, remaining };
+    return { keys, get: (key) => this.store.get(key) };
   }
 
   /**
@@ -228,15 +236,4 @@ export class WatchCache {
     for (const watcher of [...this.watchers]) watcher.fail(err);
     this.watchers.clear();
   }
-}
-
-function lowerBound(keys: string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (keys[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
