@@ -100,6 +100,8 @@ interface Result {
   /** upstream: a pod's create answered → its binding seen on the watch. */
   createdToBoundP50: number;
   createdToBoundP99: number;
+  /** upstream: the measured pods' creation rate (the phase cannot bind faster than pods arrive). */
+  createdPerSecond: number;
   firstBindMs: number;
   attemptP50: number;
   attemptP99: number;
@@ -186,11 +188,13 @@ async function runShape(shape: Shape, method: Method, o: { qps: number; profileD
       const started = await scheduler.logged('scheduler started');
       const createdAt = new Map<string, number>();
       let t0 = started;
+      let createdPerSecond = NaN;
       const failed = watching.then(() => Promise.reject(new Error('watch ended early')));
       if (method === 'upstream') {
         // scheduler_perf's measured phase: the scheduler runs and has synced; the pods arrive now
         t0 = performance.now();
         await Promise.race([createMeasured(createdAt), failed]);
+        createdPerSecond = (shape.measured * 1000) / (performance.now() - t0);
         progress(`${shape.name}: ${shape.measured} pods created in ${fmt((performance.now() - t0) / 1000, 1)} s, ${bound.size} bound so far`);
       }
       await Promise.race([done, failed]);
@@ -214,6 +218,7 @@ async function runShape(shape: Shape, method: Method, o: { qps: number; profileD
         perSecondP99: method === 'upstream' ? percentile(wholeSeconds, 99) : NaN,
         createdToBoundP50: percentile(createdToBound, 50),
         createdToBoundP99: percentile(createdToBound, 99),
+        createdPerSecond,
         firstBindMs: firstBind - t0,
         attemptP50: histogramQuantile(attempt, 0.5) * 1000,
         attemptP99: histogramQuantile(attempt, 0.99) * 1000,
@@ -247,6 +252,7 @@ function print(r: Result): void {
     `  pods scheduled/s over the phase      ${fmt(r.podsPerSecond, 0)}   (upstream threshold ${s.threshold}; ratio ${r.method === 'upstream' ? ratio : `${ratio}, not comparable`})`,
   ];
   if (r.method === 'upstream') {
+    lines.push(`  pods created/s by the bench          ${fmt(r.createdPerSecond, 0)}   (the bound on the rate above: near it, creation is what limits)`);
     lines.push(`  pods bound per second p50/p99       ${fmt(r.perSecondP50, 0)} / ${fmt(r.perSecondP99, 0)}`);
     lines.push(`  created → bound (client) p50/p99, ms ${fmt(r.createdToBoundP50, 0)} / ${fmt(r.createdToBoundP99, 0)}`);
   }
