@@ -8,6 +8,7 @@ import { Client, loadKubeconfig } from '../src/client/rest/index.js';
 import { busyboxLayer, dockerArchive } from '../src/kubelet/images/busybox-image.js';
 import { removeDir, ROOT, startServer } from '../test/e2e/harness.js';
 import { fmt, percentile } from './stats.js';
+import { requestCounts } from './scale-probes.js';
 
 /**
  * `npm run bench -- podstartup [--pods 100] [--rate 10] [--runtime process|containerd|both]`:
@@ -22,7 +23,9 @@ import { fmt, percentile } from './stats.js';
  * nothing. `both` (the default) measures containerd only as root with it
  * installed. On containerd it also prints the CPU time per pod of the
  * `skiff server` process, of containerd (with the CNI plugins it ran) and of
- * the pods' shims (with runc), from /proc over the measured window.
+ * the pods' shims (with runc), from /proc over the measured window, and on
+ * both runtimes the API writes per pod by verb and resource (the server's
+ * apiserver_request_total over the same window).
  * SKIFF_BENCH_LOG=FILE keeps the server's log; SKIFF_BENCH_WRAP=CMD runs the
  * server under CMD (which must exec its arguments, e.g. to add --cpu-prof).
  */
@@ -62,6 +65,8 @@ interface Measured {
   onNode: number[];
   /** CPU seconds spent while the pods started, by whom (containerd runs only). */
   cpu?: { server: number; containerd: number; shims: number };
+  /** API requests other than reads made while the pods started, by verb and resource (the bench's own creates included). */
+  writes: { key: string; count: number }[];
 }
 
 function report(title: string, r: Measured, count: number, rate: number): void {
@@ -77,6 +82,8 @@ function report(title: string, r: Measured, count: number, rate: number): void {
     const per = (s: number) => `${fmt((s * 1000) / count)} ms`;
     process.stdout.write(`  CPU per pod         ${per(r.cpu.server + r.cpu.containerd + r.cpu.shims)}: skiff server ${per(r.cpu.server)}, containerd + CNI ${per(r.cpu.containerd)}, shims + runc ${per(r.cpu.shims)}\n`);
   }
+  const total = r.writes.reduce((n, w) => n + w.count, 0);
+  process.stdout.write(`  API writes per pod  ${fmt(total / count, 2)}: ${r.writes.map((w) => `${w.key} ${fmt(w.count / count, 2)}`).join(', ')}\n`);
 }
 
 /** CPU seconds (its own and its reaped children's) of a process, from /proc/<pid>/stat; 0 once it is gone. */
@@ -156,6 +163,7 @@ async function measure(o: { args: string[]; count: number; rate: number; image: 
       }
     })().catch(() => undefined);
 
+    const requestsAtStart = await requestCounts(client);
     const cpuAtStart = o.importImage ? runtimeCpu(server.proc.pid!, server.dataDir) : undefined;
     const started = performance.now();
     for (let i = 0; i < count; i++) {
@@ -175,6 +183,7 @@ async function measure(o: { args: string[]; count: number; rate: number; image: 
     await Promise.race([done, new Promise((r) => (timer = setTimeout(r, 180_000)))]);
     clearTimeout(timer);
     const cpuAtEnd = cpuAtStart && runtimeCpu(server.proc.pid!, server.dataDir);
+    const writes = writesBetween(requestsAtStart, await requestCounts(client));
     const samples = [...latencies.values()];
     const toBind = [...bound.values()];
     const onNode = [...latencies].map(([n, l]) => l - (bound.get(n) ?? 0));
@@ -185,7 +194,7 @@ async function measure(o: { args: string[]; count: number; rate: number; image: 
     await pods.deleteCollection({ labelSelector: 'bench=podstartup', gracePeriodSeconds: 1 }).catch(() => undefined);
     for (let i = 0; i < 1800 && (await pods.list({ labelSelector: 'bench=podstartup' })).items.length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     const cpu = cpuAtStart && cpuAtEnd && { server: cpuAtEnd.server - cpuAtStart.server, containerd: cpuAtEnd.containerd - cpuAtStart.containerd, shims: cpuAtEnd.shims - cpuAtStart.shims };
-    return { samples, toBind, onNode, cpu };
+    return { samples, toBind, onNode, cpu, writes };
   } finally {
     abort.abort();
     client.close();
@@ -202,6 +211,16 @@ async function measure(o: { args: string[]; count: number; rate: number; image: 
     // a server killed mid-stop can leave the runtime's mounts behind: say so rather than lose the figures
     await removeDir(server.dataDir).catch((err: Error) => process.stderr.write(`could not remove ${server.dataDir}: ${err.message}\n`));
   }
+}
+
+/** The change in API requests that write (create, update, patch, delete), most first. */
+function writesBetween(before: { key: string; count: number }[], after: { key: string; count: number }[]): { key: string; count: number }[] {
+  const was = new Map(before.map((b) => [b.key, b.count]));
+  return after
+    .filter((a) => /^(CREATE|UPDATE|PATCH|DELETE|DELETECOLLECTION) /.test(a.key))
+    .map((a) => ({ key: a.key, count: a.count - (was.get(a.key) ?? 0) }))
+    .filter((a) => a.count > 0)
+    .sort((a, b) => b.count - a.count);
 }
 
 function hasCommand(cmd: string): boolean {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { busyboxLayer, dockerArchive } from '../../src/kubelet/images/busybox-image.js';
+import { CriRuntime } from '../../src/kubelet/runtime/cri/cri-runtime.js';
 import { firstMissing, skipUnless } from '../../src/testing/requirements.js';
 import { missingContainerd, stopContainerdServer } from './support/containerd-node.js';
 import { firstNodeName, kubectlFor, run, startServer, waitFor, type ServerProcess } from './harness.js';
@@ -236,5 +237,31 @@ spec:
     await waitFor('the node shows the new kubelet port', async () => (await kubectlNode()).status.daemonEndpoints.kubeletEndpoint.Port !== port, 30_000);
     assert.deepEqual(await webPods(), before);
     assert.equal((await kubectl.ok(['exec', 'after-crash', '--', 'echo', 'adopted'])).trim(), 'adopted');
+  });
+
+  test('after the restart, housekeeping removes a sandbox no pod owns and releases its IP and a leaked one', async () => {
+    // what a pod deleted while the kubelet was down leaves behind: a running sandbox with a network, and an address
+    // whose sandbox containerd never recorded (killed mid-RunPodSandbox)
+    const ipam = join(server.dataDir, 'kubelet', 'cni', 'ipam', 'skiff-pods');
+    const ips = (await kubectl.json<{ items: PodJson[] }>(['get', 'pods', '-l', 'app=web'])).items.map((p) => p.status.podIP!);
+    // host-local keeps one file per address there (so the checks below look in the right place)
+    for (const ip of ips) assert.ok(existsSync(join(ipam, ip)), `${ip} is allocated in ${ipam}`);
+    const cri = await CriRuntime.connect(`unix://${join(server.dataDir, 'kubelet', 'containerd', 'containerd.sock')}`);
+    try {
+      const orphan = await cri.runPodSandbox({ uid: 'no-such-pod', name: 'orphan', namespace: 'default', hostname: 'orphan', logDirectory: join(server.dataDir, 'orphan-logs') });
+      assert.match(orphan.ip ?? '', /^10\.42\.\d+\.\d+$/);
+      const leaked = join(ipam, `${ips[0]!.split('.').slice(0, 3).join('.')}.250`);
+      writeFileSync(leaked, 'sandbox-containerd-never-recorded\r\neth0');
+      const hourAgo = (Date.now() - 3600_000) / 1000;
+      utimesSync(leaked, hourAgo, hourAgo);
+      await waitFor('the orphaned sandbox removed and both addresses released', async () => {
+        const left = (await cri.listPodSandboxes()).some((s) => s.id === orphan.id);
+        return !left && !existsSync(join(ipam, orphan.ip!)) && !existsSync(leaked);
+      }, 60_000);
+    } finally {
+      await cri.close();
+    }
+    // the pods' own addresses stay theirs
+    for (const ip of ips) assert.ok(existsSync(join(ipam, ip)), `${ip} is still allocated`);
   });
 });

@@ -193,6 +193,7 @@ export const command: ComponentCommand = {
       client,
       runtime,
       configurePodNetwork: selected.configurePodNetwork,
+      releaseLeakedPodIPs: selected.releaseLeakedPodIPs,
       rootDir,
       port,
       bindAddress: str('address'),

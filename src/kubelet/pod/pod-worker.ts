@@ -28,6 +28,9 @@ import { ATTR } from '../../trace/attributes.js';
 import { detachedContext } from '../../trace/component-context.js';
 import { addCause, currentCause, inCausedSpan, inChildSpan } from '../../trace/spans.js';
 
+/** How often a pod is synced when nothing asks (upstream's --sync-frequency default, 1 min). */
+export const SYNC_FREQUENCY_MS = 60_000;
+
 export interface PodWorkerDeps {
   runtime: Runtime;
   objects: ObjectSource;
@@ -414,8 +417,9 @@ export class PodWorker {
       else if (r.current?.state === 'Exited') r.waiting = undefined;
     }
     await this.report(records);
-    // level-triggered safety net: volumes refresh and missed events heal on this period
-    this.later(10_000);
+    // level-triggered safety net: volumes refresh and missed events heal on this period; changes themselves
+    // (the pod, its ConfigMaps and Secrets, container state, probes) ask for a sync at once
+    this.later(SYNC_FREQUENCY_MS);
   }
 
   /** Starts (or restarts, honouring CrashLoopBackOff) one container that is not running. */

@@ -18,7 +18,11 @@ export class PodWorkers implements ResourceEventHandler<Pod> {
     this.dispatch(pod);
   }
 
-  onUpdate(_old: Pod, pod: Pod): void {
+  onUpdate(old: Pod, pod: Pod): void {
+    // as upstream's pod config: an update that only carries status (mostly this kubelet's own writes) is a
+    // reconcile, not a sync, unless the pod's readiness depends on conditions others write or it became terminal
+    const w = this.workers.get(pod.metadata?.uid ?? '');
+    if (w && !w.done && !this.stopped && onlyStatusChanged(old, pod)) return void w.update(pod);
     this.dispatch(pod);
   }
 
@@ -69,29 +73,38 @@ export class PodWorkers implements ResourceEventHandler<Pod> {
    * Upstream's HandlePodCleanups: every `periodMs`, once `ready()` says every
    * pod source has been read in full, pod sandboxes the runtime still holds
    * for pods this kubelet no longer knows (deleted while it was down) are
-   * stopped and removed.
+   * stopped and removed (the runtime tears their network down), then
+   * `releasePodIPs` frees pod IPs no sandbox holds any more.
    */
-  async housekeeping(signal: AbortSignal, ready: () => boolean, periodMs = 10_000): Promise<void> {
+  async housekeeping(signal: AbortSignal, ready: () => boolean, o: { periodMs?: number; releasePodIPs?: () => Promise<unknown> } = {}): Promise<void> {
     while (!signal.aborted) {
-      await (this.deps.clock ?? realClock).sleep(periodMs, signal);
+      await (this.deps.clock ?? realClock).sleep(o.periodMs ?? 10_000, signal);
       if (signal.aborted || this.stopped || !ready()) continue;
       try {
         await this.removeOrphans();
+        await o.releasePodIPs?.();
       } catch (err) {
         this.deps.logger.warn('pod housekeeping failed', { error: err instanceof Error ? err.message : String(err) });
       }
     }
   }
 
-  /** Removes sandboxes whose pod has no worker; returns their pod uids. */
+  /** Removes sandboxes whose pod has no worker; returns their pod uids. One that will not go is retried next time, the others go now. */
   async removeOrphans(): Promise<string[]> {
     const orphans = (await this.deps.runtime.listPodSandboxes()).filter((s) => !this.workers.has(s.podUid));
+    const removed: string[] = [];
     for (const s of orphans) {
-      this.deps.logger.info('removing the sandbox of a pod that no longer exists', { podUid: s.podUid });
-      await this.deps.runtime.removePodSandbox(s.id);
+      this.deps.logger.info('removing the sandbox of a pod that no longer exists', { podUid: s.podUid, sandbox: s.id });
+      try {
+        await this.deps.runtime.removePodSandbox(s.id);
+      } catch (err) {
+        this.deps.logger.warn('removing an orphaned pod sandbox failed', { podUid: s.podUid, sandbox: s.id, error: err instanceof Error ? err.message : String(err) });
+        continue;
+      }
       this.deps.cgroups?.remove(s.podUid);
+      removed.push(s.podUid);
     }
-    return orphans.map((s) => s.podUid);
+    return removed;
   }
 
   /** The kubelet is shutting down: workers stop syncing and writing status, leaving containers to the runtime. */
@@ -119,4 +132,12 @@ export class PodWorkers implements ResourceEventHandler<Pod> {
       if (worker.done) this.workers.delete(uid);
     });
   }
+}
+
+/** Whether `pod` differs from `old` only in status (and bookkeeping), with nothing there the kubelet acts on. */
+export function onlyStatusChanged(old: Pod, pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  if (pod.spec?.readinessGates?.length || (phase !== old.status?.phase && (phase === 'Failed' || phase === 'Succeeded'))) return false;
+  const rest = (p: Pod) => JSON.stringify([p.spec, { ...p.metadata, resourceVersion: undefined, managedFields: undefined }]);
+  return rest(old) === rest(pod);
 }

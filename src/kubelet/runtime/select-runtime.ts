@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../../machinery/logger.js';
-import { writePodNetworkConfig } from '../cni/cni-config.js';
+import { CNI_CONFIG_FILE, POD_NETWORK_NAME, writePodNetworkConfig } from '../cni/cni-config.js';
+import { cniDel } from '../cni/cni-del.js';
+import { PodIPGC } from '../cni/pod-ip-gc.js';
 import { ensurePodMasquerade } from '../cni/pod-masquerade.js';
 import { ContainerdSupervisor } from '../containerd/containerd-supervisor.js';
 import { BUSYBOX_PATHS } from '../images/busybox-image.js';
@@ -36,6 +38,8 @@ export interface SelectedRuntime {
   fallback?: string;
   /** Writes the pod network (CNI) config for the node's `spec.podCIDR`; present when the kubelet owns the runtime's network config. */
   configurePodNetwork?(podCIDR: string): Promise<void>;
+  /** Releases pod IPs whose sandbox the runtime no longer knows (CNI DEL); present with that same network config. */
+  releaseLeakedPodIPs?(): Promise<unknown[]>;
   /** Stops (`stopPods`) or leaves running the pods, then releases the runtime (and stops a supervised containerd). */
   close(stopPods: boolean): Promise<void>;
 }
@@ -83,9 +87,10 @@ export async function selectRuntime(o: SelectRuntimeOptions): Promise<SelectedRu
     return { runtime, kind: 'process', fallback, close: (stopPods) => (stopPods ? runtime.close() : runtime.detach()) };
   }
   const cniConfDir = join(o.rootDir, 'cni', 'net.d');
+  const ipamDataDir = join(o.rootDir, 'cni', 'ipam');
   // containerd watches the directory: pods get a network once the node's pod CIDR is known
   const configurePodNetwork = async (podCIDR: string) => {
-    writePodNetworkConfig(cniConfDir, { podCIDR, ipamDataDir: join(o.rootDir, 'cni', 'ipam') });
+    writePodNetworkConfig(cniConfDir, { podCIDR, ipamDataDir });
     try {
       await ensurePodMasquerade(podCIDR);
     } catch (err) {
@@ -96,8 +101,16 @@ export async function selectRuntime(o: SelectRuntimeOptions): Promise<SelectedRu
   const supervisor = new ContainerdSupervisor({ dir: join(o.rootDir, 'containerd'), cniBinDir, cniConfDir, registries: o.registries, logger: o.logger });
   const endpoint = await supervisor.start();
   const cri = await CriRuntime.connect(endpoint);
+  const podIPs = new PodIPGC({
+    networkDir: join(ipamDataDir, POD_NETWORK_NAME),
+    knownSandboxes: async () => new Set((await cri.listPodSandboxes()).map((s) => s.id)),
+    creatingSince: () => cri.sandboxCreationsSince(),
+    release: (a) => cniDel({ conflistPath: join(cniConfDir, CNI_CONFIG_FILE), binDir: cniBinDir, containerId: a.containerId, ifName: a.ifName }),
+    logger: o.logger,
+  });
   return {
     runtime: cri, kind: 'cri', configurePodNetwork,
+    releaseLeakedPodIPs: () => podIPs.releaseLeaked(),
     async close(stopPods) {
       await closeCri(cri, stopPods);
       await supervisor.stop();

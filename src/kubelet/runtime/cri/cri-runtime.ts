@@ -59,6 +59,16 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
   private readonly listeners: ((s: ContainerStatus) => void)[] = [];
   private readonly sandboxIPs = new Map<string, string>();
   private readonly sandboxPids = new Map<string, number>();
+  /**
+   * The PLEG's cache (upstream's pod cache): each container's status as last
+   * read, with the CRI state it had. Once a relist has seen the container
+   * still in that state the entry is served instead of asking again; a
+   * relist that finds the state changed drops it (and announces the change),
+   * and so does every call of ours that changes the container.
+   */
+  private readonly statusCache = new Map<string, { status: ContainerStatus; state: number; confirmed: boolean }>();
+  /** Start times (ms since the epoch) of the RunPodSandbox calls in flight. */
+  private readonly creating = new Set<{ at: number }>();
   private readonly poller = new AbortController();
   private polling?: Promise<void>;
 
@@ -101,11 +111,25 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
 
   async runPodSandbox(config: PodSandboxConfig): Promise<PodSandboxStatus> {
     mkdirSync(config.logDirectory, { recursive: true });
-    const res = await this.translate('CreatePodSandboxError', this.client.runtime('RunPodSandbox', { config: this.sandboxConfig(config) }, 4 * 60_000));
+    const call = { at: Date.now() };
+    this.creating.add(call);
+    let res: CriMessage;
+    try {
+      res = await this.translate('CreatePodSandboxError', this.client.runtime('RunPodSandbox', { config: this.sandboxConfig(config) }, 4 * 60_000));
+    } finally {
+      this.creating.delete(call);
+    }
     const id = String(res.podSandboxId);
     const status = await this.sandboxStatus(id);
     if (!status) throw new RuntimeError('CreatePodSandboxError', `pod sandbox ${id} vanished after creation`);
     return status;
+  }
+
+  /** When the oldest RunPodSandbox still in flight started (ms since the epoch): its network is set up before the sandbox is listed. */
+  sandboxCreationsSince(): number | undefined {
+    let oldest: number | undefined;
+    for (const c of this.creating) oldest = Math.min(oldest ?? c.at, c.at);
+    return oldest;
   }
 
   private sandboxConfig(config: PodSandboxConfig): object {
@@ -141,7 +165,14 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
   }
 
   async stopPodSandbox(id: string): Promise<void> {
+    this.forgetSandbox(id);
     await this.ignoreNotFound(this.client.runtime('StopPodSandbox', { podSandboxId: id }));
+    this.forgetSandbox(id);
+  }
+
+  /** Drops the cached statuses of a sandbox's containers (it is being stopped or removed). */
+  private forgetSandbox(id: string): void {
+    for (const [cid, e] of this.statusCache) if (e.status.sandboxId === id) this.statusCache.delete(cid);
   }
 
   async removePodSandbox(id: string): Promise<void> {
@@ -249,15 +280,30 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
   }
 
   async startContainer(id: string): Promise<void> {
-    await this.translate('RunContainerError', this.client.runtime('StartContainer', { containerId: id }));
+    this.statusCache.delete(id);
+    try {
+      await this.translate('RunContainerError', this.client.runtime('StartContainer', { containerId: id }));
+    } finally {
+      this.statusCache.delete(id);
+    }
   }
 
   async stopContainer(id: string, timeoutSeconds: number): Promise<void> {
-    await this.ignoreNotFound(this.client.runtime('StopContainer', { containerId: id, timeout: timeoutSeconds }, (timeoutSeconds + 60) * 1000));
+    this.statusCache.delete(id);
+    try {
+      await this.ignoreNotFound(this.client.runtime('StopContainer', { containerId: id, timeout: timeoutSeconds }, (timeoutSeconds + 60) * 1000));
+    } finally {
+      this.statusCache.delete(id);
+    }
   }
 
   async removeContainer(id: string): Promise<void> {
-    await this.ignoreNotFound(this.client.runtime('RemoveContainer', { containerId: id }));
+    this.statusCache.delete(id);
+    try {
+      await this.ignoreNotFound(this.client.runtime('RemoveContainer', { containerId: id }));
+    } finally {
+      this.statusCache.delete(id);
+    }
   }
 
   async listContainers(filter?: { sandboxId?: string }): Promise<ContainerStatus[]> {
@@ -299,6 +345,13 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
   }
 
   async containerStatus(id: string): Promise<ContainerStatus> {
+    const cached = this.statusCache.get(id);
+    if (cached?.confirmed && this.polling) return cached.status;
+    return (await this.readContainerStatus(id)).status;
+  }
+
+  /** ContainerStatus from the runtime, kept in the cache (unconfirmed) while the PLEG runs. */
+  private async readContainerStatus(id: string): Promise<{ status: ContainerStatus; state: number }> {
     let res: CriMessage;
     try {
       res = await this.client.runtime('ContainerStatus', { containerId: id });
@@ -309,7 +362,7 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
     const s = res.status as CriContainerStatus;
     const state = CONTAINER_STATES[s.state] ?? 'Unknown';
     const exited = state === 'Exited';
-    return {
+    const status: ContainerStatus = {
       id: s.id, sandboxId: s.annotations[SANDBOX_ANNOTATION] ?? '', name: s.metadata?.name ?? '', attempt: s.metadata?.attempt ?? 0,
       image: s.image?.image ?? '', ...(s.imageRef ? { imageRef: s.imageRef } : {}), state, createdAt: fromNanos(s.createdAt) ?? new Date(0), startedAt: fromNanos(s.startedAt),
       finishedAt: exited ? fromNanos(s.finishedAt) : undefined,
@@ -317,6 +370,8 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
       ...(s.message ? { message: s.message } : {}),
       logPath: s.logPath, labels: s.labels,
     };
+    if (this.polling) this.statusCache.set(id, { status, state: s.state, confirmed: false });
+    return { status, state: s.state };
   }
 
   async execSync(id: string, argv: string[], timeoutMs: number): Promise<ExecResult> {
@@ -386,7 +441,12 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
     await this.translate('RunContainerError', this.client.runtime('ReopenContainerLog', { containerId: id }));
   }
 
-  /** Announces every container whose state changed since the last look. */
+  /**
+   * The PLEG's relist: one ListContainers, and every container whose state
+   * differs from what the kubelet last read (or last saw) is read again and
+   * announced. CRI 1.6 runtimes (Debian's containerd) have no
+   * GetContainerEvents stream, so this is the only source of changes.
+   */
   private async poll(signal: AbortSignal): Promise<void> {
     const seen = new Map<string, number>();
     let first = true;
@@ -394,11 +454,22 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
       try {
         const res = await this.client.runtime('ListContainers', {}, 10_000);
         const now = new Map((res.containers as { id: string; state: number }[]).map((c) => [c.id, c.state]));
+        for (const id of this.statusCache.keys()) if (!now.has(id)) this.statusCache.delete(id);
         for (const [id, state] of now) {
-          if (!first && seen.get(id) !== state) {
-            const status = await this.containerStatus(id).catch(() => undefined);
-            if (status) for (const l of this.listeners) l(status);
+          const cached = this.statusCache.get(id);
+          if (cached?.state === state) {
+            // what the kubelet read is still current: serve it until the state moves
+            cached.confirmed = true;
+            continue;
           }
+          this.statusCache.delete(id);
+          // a container the kubelet has not read: news unless this is the first look or it was already so
+          if (!cached && (first || seen.get(id) === state)) continue;
+          const read = await this.readContainerStatus(id).catch(() => undefined);
+          if (!read) continue;
+          const entry = this.statusCache.get(id);
+          if (entry && read.state === state) entry.confirmed = true;
+          for (const l of this.listeners) l(read.status);
         }
         seen.clear();
         for (const [id, state] of now) seen.set(id, state);
