@@ -67,10 +67,13 @@ interface Measured {
   cpu?: { server: number; containerd: number; shims: number };
   /** API requests other than reads made while the pods started, by verb and resource (the bench's own creates included). */
   writes: { key: string; count: number }[];
+  /** The load average when the measured window closed. */
+  load: number[];
 }
 
 function report(title: string, r: Measured, count: number, rate: number): void {
   process.stdout.write(`\n${title}: pod startup latency (created → Running on a watch), ${count} pods at ${rate}/s on one node\n`);
+  process.stdout.write(`  load average        ${r.load.map((l) => l.toFixed(1)).join(' ')} (1, 5, 15 min, once the last pod ran)\n`);
   process.stdout.write(`  pods Running        ${r.samples.length}/${count}\n`);
   process.stdout.write(`  p50                 ${fmt(percentile(r.samples, 50))} ms\n`);
   process.stdout.write(`  p90                 ${fmt(percentile(r.samples, 90))} ms\n`);
@@ -183,6 +186,7 @@ async function measure(o: { args: string[]; count: number; rate: number; image: 
     await Promise.race([done, new Promise((r) => (timer = setTimeout(r, 180_000)))]);
     clearTimeout(timer);
     const cpuAtEnd = cpuAtStart && runtimeCpu(server.proc.pid!, server.dataDir);
+    const load = loadavg();
     const writes = writesBetween(requestsAtStart, await requestCounts(client));
     const samples = [...latencies.values()];
     const toBind = [...bound.values()];
@@ -194,7 +198,7 @@ async function measure(o: { args: string[]; count: number; rate: number; image: 
     await pods.deleteCollection({ labelSelector: 'bench=podstartup', gracePeriodSeconds: 1 }).catch(() => undefined);
     for (let i = 0; i < 1800 && (await pods.list({ labelSelector: 'bench=podstartup' })).items.length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     const cpu = cpuAtStart && cpuAtEnd && { server: cpuAtEnd.server - cpuAtStart.server, containerd: cpuAtEnd.containerd - cpuAtStart.containerd, shims: cpuAtEnd.shims - cpuAtStart.shims };
-    return { samples, toBind, onNode, cpu, writes };
+    return { samples, toBind, onNode, cpu, writes, load };
   } finally {
     abort.abort();
     client.close();
