@@ -17,14 +17,18 @@ import { fmt, percentile } from './stats.js';
  * Figures depend on the machine: the load average is printed beside them.
  */
 const STEP_SECONDS = Number(process.env.BENCH_STEP_SECONDS ?? 3);
-const RATES = (process.env.BENCH_RATES ?? '50,100,200,400,800,1600,3200').split(',').map(Number);
+const RATES = (process.env.BENCH_RATES ?? '50,100,200,400,800,1600,3200').split(',').filter(Boolean).map(Number);
 const FLOOD_CLIENTS = Number(process.env.BENCH_FLOOD_CLIENTS ?? 500);
 const IDLE_WATCHES = Number(process.env.BENCH_IDLE_WATCHES ?? 10_000);
 const ADMIN_SAMPLES = 100;
+/** A directory for the server's CPU profile (node --cpu-prof), to see what dominates under the flood. */
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 
 interface Answer {
   status: number;
   ms: number;
+  /** Whether the request opened a connection (TCP and TLS handshakes) rather than reusing a kept-alive one. */
+  newConnection?: boolean;
 }
 
 function requester(server: ServerProcess, maxSockets: number) {
@@ -35,16 +39,28 @@ function requester(server: ServerProcess, maxSockets: number) {
   const send = (agent: https.Agent, path: string, headers: Record<string, string> = {}) =>
     new Promise<Answer>((resolve) => {
       const started = performance.now();
-      https
+      const req = https
         .get({ host: '127.0.0.1', port: server.port, path, agent, headers }, (res) => {
           res.resume();
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started }));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, newConnection: !req.reusedSocket }));
           res.on('error', () => resolve({ status: 0, ms: performance.now() - started }));
         })
         .on('error', () => resolve({ status: 0, ms: performance.now() - started }));
     });
   return {
     asAdmin: (path: string) => send(admin, path),
+    adminText: (path: string) =>
+      new Promise<string>((resolve) => {
+        https
+          .get({ host: '127.0.0.1', port: server.port, path, agent: admin }, (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (text += c));
+            res.on('end', () => resolve(text));
+            res.on('error', () => resolve(text));
+          })
+          .on('error', () => resolve(''));
+      }),
     asFlooder: (path: string) => send(users, path, { Authorization: 'Bearer flood-token' }),
     close() {
       admin.destroy();
@@ -70,21 +86,23 @@ async function openLoop(send: () => Promise<Answer>, rate: number): Promise<{ an
   return { answers: all, seconds: (performance.now() - started) / 1000 };
 }
 
-async function adminLatencies(asAdmin: (path: string) => Promise<Answer>): Promise<{ p50: number; p99: number; failed: number }> {
+async function adminLatencies(asAdmin: (path: string) => Promise<Answer>): Promise<{ p50: number; p99: number; max: number; failed: number; connections: number }> {
   const ms: number[] = [];
   let failed = 0;
+  let connections = 0;
   for (let i = 0; i < ADMIN_SAMPLES; i++) {
     const r = await asAdmin('/api/v1/nodes');
     if (r.status !== 200) failed++;
+    if (r.newConnection) connections++;
     ms.push(r.ms);
   }
-  return { p50: percentile(ms, 50), p99: percentile(ms, 99), failed };
+  return { p50: percentile(ms, 50), p99: percentile(ms, 99), max: Math.max(...ms), failed, connections };
 }
 
 export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'skiff-overload-'));
   writeFileSync(join(dir, 'tokens.csv'), 'flood-token,flooder,1001\n');
-  const server = await startServer({ command: 'apiserver', args: ['--token-auth-file', join(dir, 'tokens.csv')], wrap: RAISED_FD_LIMIT });
+  const server = await startServer({ command: 'apiserver', args: ['--token-auth-file', join(dir, 'tokens.csv')], wrap: RAISED_FD_LIMIT, nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : [] });
   const r = requester(server, 2000);
   try {
     const k = kubectlFor(server.kubeconfig);
@@ -96,19 +114,21 @@ export async function run(): Promise<void> {
     process.stdout.write(`overload bench: one skiff apiserver (APF on, upstream's bootstrap FlowSchemas), load average ${fmt(loadavg()[0], 1)} at the start\n`);
 
     // 1. memory per idle watch, first: before the floods' garbage makes RSS wander
-    const before = rssBytes(server.proc.pid!);
-    const holder = spawnIdleWatchHolder(server.kubeconfig, IDLE_WATCHES);
-    const opening = performance.now();
-    try {
-      await holder.held;
-      const held = rssBytes(server.proc.pid!);
-      const seconds = (performance.now() - opening) / 1000;
-      const perWatch = (held - before) / IDLE_WATCHES;
-      const admin = await adminLatencies(r.asAdmin);
-      process.stdout.write(`\n1. ${IDLE_WATCHES} idle watches (HTTP/1.1, one TLS connection each), opened in ${fmt(seconds, 0)} s\n`);
-      process.stdout.write(`   server RSS ${fmt(before / 2 ** 20, 0)} → ${fmt(held / 2 ** 20, 0)} MiB: ${fmt(perWatch / 1024)} KiB per idle watch (connection included); admin p99 while held ${fmt(admin.p99)} ms\n`);
-    } finally {
-      await holder.stop();
+    if (IDLE_WATCHES > 0) {
+      const before = rssBytes(server.proc.pid!);
+      const holder = spawnIdleWatchHolder(server.kubeconfig, IDLE_WATCHES);
+      const opening = performance.now();
+      try {
+        await holder.held;
+        const held = rssBytes(server.proc.pid!);
+        const seconds = (performance.now() - opening) / 1000;
+        const perWatch = (held - before) / IDLE_WATCHES;
+        const admin = await adminLatencies(r.asAdmin);
+        process.stdout.write(`\n1. ${IDLE_WATCHES} idle watches (HTTP/1.1, one TLS connection each), opened in ${fmt(seconds, 0)} s\n`);
+        process.stdout.write(`   server RSS ${fmt(before / 2 ** 20, 0)} → ${fmt(held / 2 ** 20, 0)} MiB: ${fmt(perWatch / 1024)} KiB per idle watch (connection included); admin p99 while held ${fmt(admin.p99)} ms\n`);
+      } finally {
+        await holder.stop();
+      }
     }
     // 2. the rate at which 429s begin
     process.stdout.write(`\n2. one user (global-default level, one flow) listing ${FLOOD_PATH} open-loop, ${STEP_SECONDS} s a step\n`);
@@ -127,7 +147,7 @@ export async function run(): Promise<void> {
       // let the queues drain before the next step
       await adminLatencies(r.asAdmin);
     }
-    process.stdout.write(onset === undefined ? '   no 429 up to the highest rate offered\n' : `   429s begin at ${onset} requests/s offered\n`);
+    if (RATES.length > 0) process.stdout.write(onset === undefined ? '   no 429 up to the highest rate offered\n' : `   429s begin at ${onset} requests/s offered\n`);
 
     // 3. the admin during a flood
     const quiet = await adminLatencies(r.asAdmin);
@@ -140,12 +160,17 @@ export async function run(): Promise<void> {
       }
     });
     await new Promise((resolve) => setTimeout(resolve, 2000));
+    const floodStart = performance.now();
+    const answeredBefore = [...codes.values()].reduce((a, b) => a + b, 0);
     const during = await adminLatencies(r.asAdmin);
+    const floodRate = ([...codes.values()].reduce((a, b) => a + b, 0) - answeredBefore) / ((performance.now() - floodStart) / 1000);
+    const seats = /apiserver_flowcontrol_current_limit_seats\{priority_level="global-default"\} (\d+)/.exec(await r.adminText('/metrics'))?.[1] ?? '?';
     flooding = false;
     await Promise.all(flood);
     process.stdout.write(`\n3. admin GET /api/v1/nodes (kubectl get nodes), ${ADMIN_SAMPLES} in a row, quiet vs while the user floods with ${FLOOD_CLIENTS} clients\n`);
     process.stdout.write(`   quiet:    p50 ${fmt(quiet.p50)} ms, p99 ${fmt(quiet.p99)} ms\n`);
-    process.stdout.write(`   flooded:  p50 ${fmt(during.p50)} ms, p99 ${fmt(during.p99)} ms (${fmt(during.p99 / quiet.p99, 2)}x), ${during.failed} not 200; the flood's answers by code: ${JSON.stringify(Object.fromEntries(codes))}\n`);
+    process.stdout.write(`   flooded:  p50 ${fmt(during.p50)} ms, p99 ${fmt(during.p99)} ms, max ${fmt(during.max)} ms, ${during.connections} new connection(s) (${fmt(during.p99 / quiet.p99, 2)}x), ${during.failed} not 200; the flood's answers by code: ${JSON.stringify(Object.fromEntries(codes))}\n`);
+    process.stdout.write(`   the flood was answered at ${fmt(floodRate, 0)}/s; global-default's seats at its end: ${seats} (nominal 49, scaled down while the event loop lags)\n`);
 
     process.stdout.write(`\nload average ${loadavg().map((l) => fmt(l, 1)).join(' / ')} at the end\n`);
   } finally {

@@ -221,6 +221,7 @@ export class ApiServer {
       this.controllers = Promise.all([before, scraping]).then(() => undefined);
     }
     if (this.apf) {
+      this.apf.run(this.stopping.signal);
       const flowControl = runFlowControlConfig({ registry: this.registry, apf: this.apf, logger: this.opts.logger, signal: this.stopping.signal });
       const crdController = this.controllers;
       this.controllers = Promise.all([crdController, flowControl]).then(() => undefined);
@@ -314,7 +315,8 @@ export class ApiServer {
     const slot = this.inFlight.admit(info, user);
     if (!this.apf || (isLongRunning(info) && info.verb !== 'watch')) return slot;
     try {
-      const release = await this.apf.admit({ info, user }, AbortSignal.any([deadline, closedSignal(res)]), (c) => {
+      // the signal is made only for a request that has to wait: most do not, and a flood's must be cheap
+      const release = await this.apf.admit({ info, user }, () => AbortSignal.any([deadline, closedSignal(res)]), (c) => {
         if (c.flowSchema.metadata?.uid) res.setHeader('X-Kubernetes-PF-FlowSchema-UID', c.flowSchema.metadata.uid);
         if (c.priorityLevel.metadata?.uid) res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', c.priorityLevel.metadata.uid);
       });
@@ -442,11 +444,23 @@ export class ApiServer {
     if (resource.namespaced && !info.namespace && info.verb === 'create') {
       throw methodNotAllowed('the server does not allow this method on the requested resource');
     }
-    const clientGone = new AbortController();
-    const onClose = () => clientGone.abort();
+    // the request's signal is made when a handler first asks for it: most never do, and a cheap request should stay cheap
+    let clientGone: AbortController | undefined;
+    let closed = false;
+    const onClose = () => {
+      closed = true;
+      clientGone?.abort();
+    };
     res.once('close', onClose);
-    // only long-running requests need to hear about shutdown; the rest finish on their own
-    const signal = info.verb === 'watch' || info.subresource === 'proxy' ? AbortSignal.any([clientGone.signal, this.stopping.signal]) : AbortSignal.any([clientGone.signal, deadline]);
+    let signal: AbortSignal | undefined;
+    const requestSignal = (): AbortSignal => {
+      if (signal) return signal;
+      clientGone = new AbortController();
+      if (closed) clientGone.abort();
+      // only long-running requests need to hear about shutdown; the rest finish on their own
+      signal = info.verb === 'watch' || info.subresource === 'proxy' ? AbortSignal.any([clientGone.signal, this.stopping.signal]) : AbortSignal.any([clientGone.signal, deadline]);
+      return signal;
+    };
     const rendering = negotiate(req.headers.accept, { allowTable: true, allowProtobuf: protobufMessageFor(apiVersionOf(resource), resource.kind) !== undefined });
     const scope: RequestScope = {
       req,
@@ -456,7 +470,9 @@ export class ApiServer {
       resource,
       store,
       registry: this.registry,
-      signal,
+      get signal() {
+        return requestSignal();
+      },
       now: () => new Date(this.clock.now()),
       rendering,
       user,

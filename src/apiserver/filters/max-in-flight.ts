@@ -21,9 +21,15 @@ const NON_MUTATING_VERBS = new Set(['get', 'list', 'watch']);
 /** Paths the health probes use: never refused, like APF's `probes` FlowSchema (exempt priority level). */
 const PROBE_PATHS = /^\/(healthz|livez|readyz)(\/|$)/;
 
-/** Upstream's answer when a limit is reached: 429 with `Retry-After: 1`. */
+/**
+ * Upstream's answer when a limit is reached: 429 with `Retry-After: 1`. One
+ * shared instance: under a flood this answer is the hot path, and an Error
+ * captures a stack trace each time one is made.
+ */
+const TOO_MANY_REQUESTS = new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', Object.freeze({ retryAfterSeconds: 1 }));
+
 export function tooManyRequests(): ApiError {
-  return new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 });
+  return TOO_MANY_REQUESTS;
 }
 
 /**

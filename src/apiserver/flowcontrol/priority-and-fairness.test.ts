@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
 import { MetricsRegistry } from '../../base/metrics/registry.js';
 import { ApiError } from '../../machinery/api-error.js';
 import { parseRequestInfo } from '../request-info.js';
@@ -61,6 +62,40 @@ describe('API Priority and Fairness', () => {
     (await p.admit(admin, new AbortController().signal, () => {}))();
     for (const release of held) release();
   });
+  it('lends the seats of an idle level to a busy one every borrowing period, within lendablePercent and borrowingLimitPercent', async () => {
+    let now = 0;
+    const metrics = new MetricsRegistry();
+    const p = new PriorityAndFairness({ serverConcurrencyLimit: 100, requestWaitLimitMs: 60_000, now: () => now }, metrics);
+    const level = (name: string, limited: Record<string, unknown>): PriorityLevelConfiguration => ({ apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name }, spec: { type: 'Limited' as const, limited: { nominalConcurrencyShares: 50, limitResponse: { type: 'Queue' as const, queuing: { queues: 1, handSize: 1, queueLengthLimit: 200 } }, ...limited } } });
+    const schema = (name: string, user: string): FlowSchema => ({ apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'FlowSchema', metadata: { name }, spec: { priorityLevelConfiguration: { name }, matchingPrecedence: 500, rules: [{ subjects: [{ kind: 'User' as const, user: { name: user } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'] }] }] } });
+    const configure = (busyLimited: Record<string, unknown>) => p.configure([...MANDATORY_FLOW_SCHEMAS, schema('lender', 'idle'), schema('borrower', 'busy')], [...MANDATORY_PRIORITY_LEVELS, level('lender', { lendablePercent: 50 }), level('borrower', busyLimited)]);
+    // shares 50 + 50 + catch-all's 5: 48 seats each, 5 for catch-all; the lender may lend 24
+    configure({});
+    const busy = request('GET', '/api/v1/namespaces/a/configmaps', 'busy', ['system:authenticated']);
+    const running: (() => void)[] = [];
+    const admit = () => p.admit(busy, new AbortController().signal, () => {}).then((release) => void running.push(release));
+    const waiting = Array.from({ length: 120 }, admit);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(running.length, 48);
+    now = 10_000;
+    p.rebalance();
+    await new Promise((resolve) => setImmediate(resolve));
+    // 101 seats in all: the lender keeps 24 and catch-all 5, the borrower gets the other 72
+    assert.equal(running.length, 72);
+    assert.match(await metrics.render(), /apiserver_flowcontrol_current_limit_seats\{priority_level="borrower"\} 72\n/);
+    assert.match(await metrics.render(), /apiserver_flowcontrol_current_limit_seats\{priority_level="lender"\} 24\n/);
+    // borrowingLimitPercent 25: at most 12 more than its nominal 48
+    configure({ borrowingLimitPercent: 25 });
+    now = 20_000;
+    p.rebalance();
+    assert.match(await metrics.render(), /apiserver_flowcontrol_current_limit_seats\{priority_level="borrower"\} 60\n/);
+    assert.match(await metrics.render(), /apiserver_flowcontrol_upper_limit_seats\{priority_level="borrower"\} 60\n/);
+    while (running.length > 0) {
+      for (const release of running.splice(0)) release();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await Promise.all(waiting);
+  });
 });
 
 describe('QueueSet', () => {
@@ -107,5 +142,25 @@ describe('QueueSet', () => {
     busy.release();
     assert.equal(q.executingRequests, 0);
     assert.equal(q.waitingRequests, 0);
+  });
+
+  it('hands a freed seat on at the next turn of the event loop, not from inside the release', async () => {
+    const q = new QueueSet({ concurrencyLimit: 1, queues: 1, handSize: 1, queueLengthLimit: 5 });
+    const first = await q.admit(0, 60_000);
+    assert.ok(first.admitted);
+    let second = false;
+    const next = q.admit(0, 60_000).then((a) => ((second = true), a));
+    first.release();
+    await Promise.resolve();
+    assert.equal(q.executingRequests, 0);
+    // a newcomer does not overtake the waiting request
+    const third = q.admit(0, 60_000);
+    assert.equal(q.waitingRequests, 2);
+    const a = await next;
+    assert.ok(second && a.admitted);
+    a.release();
+    const b = await third;
+    assert.ok(b.admitted);
+    b.release();
   });
 });

@@ -36,6 +36,10 @@ export class QueueSet {
   private readonly waiting: Waiter[][];
   private readonly executingByQueue: number[];
   private next = 0;
+  private waitingCount = 0;
+  private dispatchPending = false;
+  /** Hears the level's seat demand (executing plus waiting requests) whenever it changes; for borrowing. */
+  onDemand?: (seats: number) => void;
 
   constructor(
     private config: QueueSetConfig,
@@ -50,7 +54,7 @@ export class QueueSet {
   }
 
   get waitingRequests(): number {
-    return this.waiting.reduce((n, q) => n + q.length, 0);
+    return this.waitingCount;
   }
 
   /** Whether `config` can be applied without new queues (only the seats differ). */
@@ -67,15 +71,18 @@ export class QueueSet {
    * Waits for a seat for a request of the flow with this hash. Settles with
    * a release function, or with why not: its queue was full, the level does
    * not queue, it waited `waitLimitMs`, or `signal` aborted (the client left).
-   * `queueNote` hears when the request enters and leaves a queue.
+   * `signal` may be a function making it, called only if the request has to
+   * wait (most do not, and making one costs). `queueNote` hears when the
+   * request enters and leaves a queue.
    */
-  admit(hash: number, waitLimitMs: number, signal?: AbortSignal, queueNote: (inQueue: boolean) => void = () => {}): Promise<Admitted> {
+  admit(hash: number, waitLimitMs: number, signalOrMake?: AbortSignal | (() => AbortSignal), queueNote: (inQueue: boolean) => void = () => {}): Promise<Admitted> {
     const start = this.clock.monotonic();
-    if (this.waitingRequests === 0 && this.executing < this.config.concurrencyLimit) return Promise.resolve(this.seat(this.config.queues > 0 ? this.chooseQueue(hash) : -1, start));
+    if (this.waitingCount === 0 && this.executing < this.config.concurrencyLimit) return Promise.resolve(this.seat(this.config.queues > 0 ? this.chooseQueue(hash) : -1, start));
     if (this.config.queues === 0) return Promise.resolve({ admitted: false, reason: 'concurrency-limit', waitedMs: 0 });
-    if (signal?.aborted) return Promise.resolve({ admitted: false, reason: 'cancelled', waitedMs: 0 });
     const queue = this.chooseQueue(hash);
     if (this.waiting[queue].length >= this.config.queueLengthLimit) return Promise.resolve({ admitted: false, reason: 'queue-full', waitedMs: 0 });
+    const signal = typeof signalOrMake === 'function' ? signalOrMake() : signalOrMake;
+    if (signal?.aborted) return Promise.resolve({ admitted: false, reason: 'cancelled', waitedMs: 0 });
     return new Promise<Admitted>((resolve) => {
       const onAbort = () => giveUp('cancelled');
       const waiter: Waiter = {
@@ -93,11 +100,15 @@ export class QueueSet {
         const i = q.indexOf(waiter);
         if (i < 0) return;
         q.splice(i, 1);
+        this.waitingCount--;
+        this.onDemand?.(this.executing + this.waitingCount);
         waiter.settle({ admitted: false, reason, waitedMs: this.clock.monotonic() - start });
       };
       const timer = setTimeout(() => giveUp('time-out'), waitLimitMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting[queue].push(waiter);
+      this.waitingCount++;
+      this.onDemand?.(this.executing + this.waitingCount);
       queueNote(true);
     });
   }
@@ -119,6 +130,7 @@ export class QueueSet {
   private seat(queue: number, start: number): Admitted {
     this.executing++;
     if (queue >= 0) this.executingByQueue[queue]++;
+    this.onDemand?.(this.executing + this.waitingCount);
     let released = false;
     return {
       admitted: true,
@@ -128,9 +140,28 @@ export class QueueSet {
         released = true;
         this.executing--;
         if (queue >= 0) this.executingByQueue[queue]--;
-        this.dispatch();
+        this.onDemand?.(this.executing + this.waitingCount);
+        this.dispatchSoon();
       },
     };
+  }
+
+  /**
+   * Hands the freed seats out on the event loop's next turn, not now: a
+   * seat is freed when an answer has been written, often synchronously
+   * from the write itself, and handing it on at once would run the next
+   * waiting request from there, and the next, a whole queue of them
+   * without ever letting the event loop read another request (the exempt
+   * admin's, say). A pending dispatch keeps newcomers in the queue, behind
+   * those already waiting.
+   */
+  private dispatchSoon(): void {
+    if (this.dispatchPending || this.waitingCount === 0) return;
+    this.dispatchPending = true;
+    setImmediate(() => {
+      this.dispatchPending = false;
+      this.dispatch();
+    });
   }
 
   /** Hands free seats to waiting requests, fairest queue first. */
@@ -139,6 +170,7 @@ export class QueueSet {
       const queue = this.fairestQueue();
       if (queue < 0) return;
       const waiter = this.waiting[queue].shift()!;
+      this.waitingCount--;
       waiter.settle(this.seat(queue, waiter.enqueuedAt));
     }
   }

@@ -1,8 +1,22 @@
 import { createHash } from 'node:crypto';
 
-/** A flow's 48-bit hash (of its FlowSchema and distinguisher), the seed of its hand of queues. */
+const recentHashes = new Map<string, number>();
+const RECENT_HASHES = 4096;
+
+/**
+ * A flow's 48-bit hash (of its FlowSchema and distinguisher), the seed of its
+ * hand of queues; remembered for the flows seen recently, so a flooding flow
+ * is hashed once, not per request.
+ */
 export function flowHash(flowSchema: string, distinguisher: string): number {
-  return createHash('sha256').update(flowSchema).update('\0').update(distinguisher).digest().readUIntBE(0, 6);
+  const key = `${flowSchema}\0${distinguisher}`;
+  let hash = recentHashes.get(key);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(key).digest().readUIntBE(0, 6);
+    if (recentHashes.size >= RECENT_HASHES) recentHashes.clear();
+    recentHashes.set(key, hash);
+  }
+  return hash;
 }
 
 /**
