@@ -31,10 +31,10 @@ import { handleWatch, type WatchSettings } from './handlers/watch.js';
 import { handleCreate, handleUpdate } from './handlers/write.js';
 import { drainRequest, setBodyLimit } from './http/body.js';
 import { isLongRunning } from './filters/long-running.js';
-import { MaxInFlightFilter } from './filters/max-in-flight.js';
+import { MaxInFlightFilter, tooManyRequests } from './filters/max-in-flight.js';
 import { requestTimedOut, withRequestTimeout } from './filters/request-timeout.js';
 import { DEFAULT_SERVING_LIMITS, type ServingLimits } from './filters/serving-limits.js';
-import { closedSignal, releaseWhenSent, type Release } from './filters/concurrency-limit.js';
+import { closedSignal, holdRefusedConnection, releaseWhenSent, type Release } from './filters/concurrency-limit.js';
 import { PriorityAndFairness } from './flowcontrol/priority-and-fairness.js';
 import { runFlowControlConfig } from './flowcontrol/flowcontrol-config.js';
 import { negotiate, writeBody, writeError } from './http/respond.js';
@@ -294,6 +294,8 @@ export class ApiServer {
       const apiErr = this.toApiError(err, req);
       // answer only once the client has finished sending, or it may see a reset instead of the Status
       if (!(await drainRequest(req))) res.setHeader('Connection', 'close');
+      // a refusal by the limits (APF, in-flight): the connection is read again once its Retry-After has passed
+      if (apiErr === tooManyRequests()) holdRefusedConnection(res, (apiErr.details?.retryAfterSeconds ?? 1) * 1000);
       writeError(res, apiErr);
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;

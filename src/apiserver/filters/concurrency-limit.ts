@@ -41,3 +41,27 @@ export function closedSignal(res: ServerResponse): AbortSignal {
   else res.once('close', () => closed.abort());
   return closed.signal;
 }
+
+/**
+ * After a 429 from the limits (whose answer says `Retry-After`), stops
+ * reading the connection for `ms` once the answer is out. A well-behaved
+ * client waits that long anyway; one that ignores Retry-After and retries
+ * at once can otherwise keep the one event loop busy refusing it, and every
+ * other request (the exempt admin's too) waits behind the refusals. skiff's
+ * own addition: Go's server refuses on many threads and has no such need.
+ */
+export function holdRefusedConnection(res: ServerResponse, ms: number): void {
+  const socket = res.socket;
+  if (!socket || ms <= 0) return;
+  res.once('finish', () => {
+    if (socket.destroyed) return;
+    socket.pause();
+    const onClose = () => clearTimeout(timer);
+    const timer = setTimeout(() => {
+      socket.off('close', onClose);
+      if (!socket.destroyed) socket.resume();
+    }, ms);
+    timer.unref();
+    socket.once('close', onClose);
+  });
+}

@@ -9,7 +9,8 @@ export async function listen(server: AnyServer, port: number, host: string): Pro
   await new Promise<void>((resolve, reject) => {
     const onError = (err: Error) => reject(err);
     server.once('error', onError);
-    server.listen(port, host, () => {
+    // a deep accept queue (the kernel caps it at net.core.somaxconn): a flood of connections must not make new ones (an admin's) wait for SYN retransmits
+    server.listen({ port, host, backlog: 4096 }, () => {
       server.off('error', onError);
       resolve();
     });
