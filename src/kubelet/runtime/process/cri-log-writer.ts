@@ -28,16 +28,30 @@ export class CriLogWriter {
     return new Promise((resolve) => old.end(() => resolve()));
   }
 
-  write(stream: LogStream, chunk: Buffer | string): void {
+  /**
+   * Appends a chunk of output: its complete lines in one write, all with the
+   * chunk's time (a container printing short lines as fast as it can costs a
+   * write per chunk, not per line). Returns false once the file's buffer is
+   * full: stop reading until `onceDrained`.
+   */
+  write(stream: LogStream, chunk: Buffer | string): boolean {
     const text = this.partial[stream] + chunk.toString();
     const lines = text.split('\n');
     this.partial[stream] = lines.pop() ?? '';
-    for (const line of lines) this.line(stream, 'F', line);
+    const prefix = `${criTimestamp()} ${stream} `;
+    let out = lines.length > 0 ? `${prefix}F ${lines.join(`\n${prefix}F `)}\n` : '';
     // a very long line without a newline is flushed as partial, as CRI does at 16 KiB
     if (this.partial[stream].length > 16 * 1024) {
-      this.line(stream, 'P', this.partial[stream]);
+      out += `${prefix}P ${this.partial[stream]}\n`;
       this.partial[stream] = '';
     }
+    return out ? this.out.write(out) : !this.out.writableNeedDrain;
+  }
+
+  /** Calls `fn` once the file's buffer has been written out (at once if it is not full). */
+  onceDrained(fn: () => void): void {
+    if (!this.out.writableNeedDrain) return fn();
+    this.out.once('drain', fn);
   }
 
   /** Flushes unterminated output and closes the file. */

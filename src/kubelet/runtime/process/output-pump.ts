@@ -1,7 +1,16 @@
 import { closeSync, constants, openSync } from 'node:fs';
 import net from 'node:net';
-import type { CriLogWriter, LogStream } from './cri-log-writer.js';
+import type { LogStream } from './cri-log-writer.js';
 import type { ShimFiles } from './container-shim.js';
+
+/** Where a container's output goes: a CRI log file (cri-log-writer.ts), with backpressure. */
+export interface OutputLog {
+  /** False once the log is behind: no more until `onceDrained`. */
+  write(stream: LogStream, chunk: Buffer): boolean;
+  onceDrained(fn: () => void): void;
+  reopen(): Promise<void>;
+  close(): Promise<void>;
+}
 
 /**
  * Reads a container's stdout and stderr FIFOs into its CRI log and attached
@@ -14,7 +23,7 @@ export class OutputPump {
   private readonly sockets: net.Socket[] = [];
   private readonly ends: Promise<void>[] = [];
 
-  constructor(files: ShimFiles, private readonly log: CriLogWriter, sink: (stream: LogStream, data: Buffer) => void) {
+  constructor(files: ShimFiles, private readonly log: OutputLog, sink: (stream: LogStream, data: Buffer) => void) {
     for (const stream of ['stdout', 'stderr'] as const) {
       const fd = openSync(files[stream], constants.O_RDONLY | constants.O_NONBLOCK);
       let sock: net.Socket;
@@ -25,8 +34,16 @@ export class OutputPump {
         throw err;
       }
       sock.on('data', (d: Buffer) => {
-        log.write(stream, d);
+        const more = log.write(stream, d);
         sink(stream, d);
+        // one chunk per container per turn of the event loop (libuv would read up to 32 at once), and none while its log file is behind:
+        // a container writing as fast as it can then blocks on its full pipe instead of filling memory or the event loop
+        sock.pause();
+        const resume = () => {
+          if (!sock.destroyed) sock.resume();
+        };
+        if (more) setImmediate(resume);
+        else log.onceDrained(() => setImmediate(resume));
       });
       sock.on('error', () => undefined);
       this.ends.push(new Promise((resolve) => sock.once('close', () => resolve())));
