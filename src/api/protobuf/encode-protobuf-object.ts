@@ -1,7 +1,7 @@
 import { PROTOBUF_MAGIC } from './decode-protobuf-object.js';
 import { encodeMessageInto } from './encode-message.js';
 import { protobufMessageFor } from './kind-messages.js';
-import { WireWriter } from './wire-writer.js';
+import { varintSize, WireWriter } from './wire-writer.js';
 
 export { protobufMessageFor };
 
@@ -89,12 +89,12 @@ export function encodeProtobufListParts(apiVersion: string, kind: string, metada
   // each item is field 2 of the list message: a tag byte and its length in front of it
   const prefixes = new WireWriter();
   const ends: number[] = [];
-  let rawLength = 1 + varintLength(metaBytes.length) + metaBytes.length;
+  let rawLength = 1 + varintSize(metaBytes.length) + metaBytes.length;
   for (const item of items) {
     prefixes.tag(2, 2);
     prefixes.varint(item.length);
     ends.push(prefixes.length);
-    rawLength += 1 + varintLength(item.length) + item.length;
+    rawLength += 1 + varintSize(item.length) + item.length;
   }
   const head = new WireWriter();
   head.raw(PROTOBUF_MAGIC);
@@ -117,15 +117,6 @@ export function encodeProtobufListParts(apiVersion: string, kind: string, metada
 
 /** contentEncoding "" and contentType "" of runtime.Unknown. */
 const ENVELOPE_TAIL = Uint8Array.of(0x1a, 0x00, 0x22, 0x00);
-
-function varintLength(n: number): number {
-  let length = 1;
-  while (n >= 0x80) {
-    n = Math.floor(n / 128);
-    length++;
-  }
-  return length;
-}
 
 /**
  * One frame of a protobuf watch: a 4-byte big-endian length, then

@@ -183,7 +183,8 @@ export class WireWriter {
   }
 }
 
-function varintSize(n: number): number {
+/** Bytes a varint of `n` takes on the wire. */
+export function varintSize(n: number): number {
   let size = 1;
   while (n >= 0x80) {
     n = Math.floor(n / 0x80);
