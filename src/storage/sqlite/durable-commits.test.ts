@@ -64,5 +64,7 @@ test('FileSync syncs a real file and reports a missing one', async (t) => {
   await f.close();
   const missing = new FileSync(join(dir, 'nope'));
   await assert.rejects(missing.sync(), { code: 'ENOENT' });
+  writeFileSync(join(dir, 'nope'), 'x');
+  await missing.sync();
   await missing.close();
 });

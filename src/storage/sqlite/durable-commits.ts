@@ -72,7 +72,14 @@ export class FileSync {
   constructor(private readonly path: string) {}
 
   readonly sync = async (): Promise<void> => {
-    this.fd ??= openFile(this.path, 'r');
+    if (!this.fd) {
+      const opening = openFile(this.path, 'r');
+      this.fd = opening;
+      // a failed open is tried again next time
+      opening.catch(() => {
+        if (this.fd === opening) this.fd = undefined;
+      });
+    }
     await datasync(await this.fd);
   };
 
