@@ -82,6 +82,13 @@ export interface Storage {
   /** The revision up to which history has been compacted (0: none). */
   compactedRevision(): Promise<number>;
   get(key: string): Promise<GetResult>;
+  /**
+   * Optional: the key's value as a cache in this process holds it (the watch
+   * cache), without a read; it may lag the store, so it is only a guess to
+   * build a guarded write on (upstream's cachedExistingObject). Undefined
+   * when the cache holds no value for the key.
+   */
+  getCached?(key: string): KeyValue | undefined;
   list(prefix: string, opts?: ListOptions): Promise<ListResult>;
   /** Number of keys under the prefix at the current revision. */
   count(prefix: string): Promise<number>;

@@ -87,13 +87,53 @@ export function encodedProtobufBytes(kv: KeyValue, messageType: string): Buffer 
   return out;
 }
 
+/*
+ * One decode per stored value, shared by everyone who holds the same bytes:
+ * on SQLite the write that stored them, the watch cache and every watcher
+ * get the very same value (the cache also hands an event the previous value
+ * it holds), so a write is parsed once, not once by its writer, once per
+ * watch event and again by the next update. Keyed by the bytes, not the
+ * KeyValue, because each of them builds its own KeyValue around them; a
+ * value read at another revision (a deletion's) shares all but metadata.
+ * Shared objects are read-only: whoever needs to change one copies it
+ * (cloneJson).
+ */
+interface Decoded {
+  revision: number;
+  object: KubeObject;
+  other?: Decoded;
+}
+const decoded = new WeakMap<Uint8Array, Decoded>();
+let freezeShared = false;
+
+/** Tests: deep-freeze every shared decoded object, so code that changes one fails loudly. */
+export function freezeSharedObjects(on: boolean): void {
+  freezeShared = on;
+}
+
+/** decodeObject, once per stored value and revision; the result is shared and must not be changed. */
+export function decodeShared(kv: KeyValue, revision = kv.modRevision): KubeObject {
+  const first = decoded.get(kv.value);
+  for (let d = first; d; d = d.other) if (d.revision === revision) return d.object;
+  const object = first ? { ...first.object, metadata: { ...first.object.metadata, resourceVersion: String(revision) } } : decodeObject(kv, revision);
+  if (freezeShared) deepFreeze(object);
+  decoded.set(kv.value, { revision, object, ...(first ? { other: first } : {}) });
+  return object;
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  for (const v of Object.values(value)) deepFreeze(v);
+  Object.freeze(value);
+}
+
 /* The kv each freshly written object was decoded from: a write's response can then be the stored bytes, not a second encoding. */
 const written = new WeakMap<KubeObject, KeyValue>();
 
-/** decodeObject of what a write just stored, remembered for writtenJson. */
+/** decodeShared of what a write just stored (read-only), remembered for writtenJson. */
 export function decodeWritten(kv: KeyValue, revision = kv.modRevision): KubeObject {
-  const obj = decodeObject(kv, revision);
-  written.set(obj, revision === kv.modRevision ? kv : { ...kv, modRevision: revision });
+  const obj = decodeShared(kv, revision);
+  if (!written.has(obj)) written.set(obj, revision === kv.modRevision ? kv : { ...kv, modRevision: revision });
   return obj;
 }
 

@@ -4,7 +4,8 @@ import { applyDefaults } from '../../api/defaults/index.js';
 import { conflict, notFound, STALE_OBJECT_MESSAGE } from '../../machinery/api-error.js';
 import { setManagedFields, updateManagedFields } from '../../machinery/managedfields/index.js';
 import type { KeyValue } from '../../storage/storage.js';
-import { decodeObject, decodeWritten, encodeObject } from './codec.js';
+import { decodeObject, decodeShared, decodeWritten, encodeObject } from './codec.js';
+import { cloneJson } from '../../machinery/patch/json-value.js';
 import { createObject } from './create-object.js';
 import { deepEqual } from './deep-equal.js';
 import { tracedCommit, tracedStage } from '../trace/request-trace.js';
@@ -14,30 +15,64 @@ import { MAX_GUARANTEED_UPDATE_ATTEMPTS, throwIfInvalid, type StoreContext, type
  * The read-modify-write loop every update goes through: read the current
  * object, let `tryUpdate` produce the new one, write it guarded by the
  * revision read; on a lost race, read again and retry.
+ *
+ * The first read is the watch cache's (upstream's cachedExistingObject): no
+ * storage read, and its decoded object is the one its watchers share. The
+ * cache may lag, so whatever it alone could have caused is checked against
+ * the storage: a lost compare-and-swap, an error from `tryUpdate` (a stale
+ * resourceVersion precondition, say), and a no-op; each re-reads the storage
+ * and goes on from there. `tryUpdate` gets a copy of the current object it
+ * may change, unless `readOnlyCurrent` (then it must not change it).
  */
 export async function guaranteedUpdate(
   ctx: StoreContext,
   namespace: string,
   name: string,
   tryUpdate: UpdateFunc,
-  opts: WriteParams & { allowCreate?: boolean },
+  opts: WriteParams & { allowCreate?: boolean; readOnlyCurrent?: boolean },
 ): Promise<{ object: KubeObject; created: boolean }> {
   const key = ctx.key(namespace, name);
-  let { kv } = await ctx.storage.get(key);
+  const read = async () => (await ctx.storage.get(key)).kv;
+  // a dry run answers what the storage holds, as it writes nothing that could be refused
+  let kv = opts.dryRun ? undefined : ctx.storage.getCached?.(key);
+  let cached = kv !== undefined;
+  if (!cached) kv = await read();
   for (let attempt = 0; attempt < MAX_GUARANTEED_UPDATE_ATTEMPTS; attempt++) {
-    const current = kv ? decodeObject(kv) : undefined;
+    const current = kv ? decodeShared(kv) : undefined;
     if (!current && !opts.allowCreate) throw notFound(ctx.groupResource, name);
-    // a second parse of the stored text is the cheapest deep copy
-    const desired = await tryUpdate(current ? decodeObject(kv!) : undefined);
+    let desired: KubeObject;
+    try {
+      desired = await tryUpdate(current && !opts.readOnlyCurrent ? copy(current) : current);
+    } catch (err) {
+      if (!cached) throw err;
+      // the cached object may be stale: only the storage's can fail the update
+      const fresh = await read();
+      cached = false;
+      if (fresh?.modRevision === kv!.modRevision) throw err;
+      kv = fresh;
+      continue;
+    }
     if (!current) {
       const created = await createObject(ctx, desired, opts);
       return { object: created, created: true };
     }
-    if (isNoop(current, desired)) return { object: current, created: false };
+    if (isNoop(current, desired)) {
+      if (cached) {
+        // nothing to write is only an answer once the storage agrees on what is there
+        const fresh = await read();
+        cached = false;
+        if (fresh?.modRevision !== kv!.modRevision) {
+          kv = fresh;
+          continue;
+        }
+      }
+      return { object: current, created: false };
+    }
     if (opts.dryRun) return { object: desired, created: false };
+    const revision = (kv as KeyValue).modRevision;
+    cached = false;
     if (shouldDeleteDuringUpdate(ctx, desired)) {
       // the last finalizer is gone from an object being deleted: it goes away now
-      const revision = (kv as KeyValue).modRevision;
       const res = await tracedCommit(opts.trace, 'delete', key, () => ctx.storage.delete(key, revision));
       if (res.succeeded) {
         await ctx.strategy.afterDelete?.(desired);
@@ -47,7 +82,6 @@ export async function guaranteedUpdate(
       continue;
     }
     const value = encodeObject(desired);
-    const revision = (kv as KeyValue).modRevision;
     const res = await tracedCommit(opts.trace, 'update', key, () => ctx.storage.update(key, value, revision));
     if (res.succeeded) {
       await ctx.strategy.afterUpdate?.(desired, current);
@@ -80,13 +114,13 @@ export async function updateObject(
         if (!opts.createIfMissing) throw notFound(ctx.groupResource, name);
         return body(undefined);
       }
-      const input = typeof body === 'function' ? await body(structuredClone(current)) : body;
+      const input = typeof body === 'function' ? await body(copy(current)) : body;
       const precondition = input.metadata?.resourceVersion;
       if (precondition && precondition !== current.metadata?.resourceVersion) {
         throw conflict(ctx.groupResource, name, STALE_OBJECT_MESSAGE);
       }
       const partial = opts.subresource ? ctx.strategy.partialUpdates?.[opts.subresource] : undefined;
-      const next = opts.subresource === 'status' || opts.subresource === 'approval' ? statusUpdate(current, input) : partial ? partial.take(input, structuredClone(current)) : structuredClone(input);
+      const next = opts.subresource === 'status' || opts.subresource === 'approval' ? statusUpdate(current, input) : partial ? partial.take(input, copy(current)) : copy(input);
       await opts.admission?.mutate('UPDATE', next, current);
       applyDefaults(next, ctx.info);
       carryServerMetadata(ctx, next, current);
@@ -109,7 +143,8 @@ export async function updateObject(
       await opts.admission?.validate('UPDATE', next, current);
       return next;
     },
-    { ...opts, allowCreate },
+    // `current` is the shared decoded object: everything changed here is a copy
+    { ...opts, allowCreate, readOnlyCurrent: true },
   );
 }
 
@@ -129,11 +164,17 @@ function shouldDeleteDuringUpdate(ctx: StoreContext, obj: KubeObject): boolean {
 
 /** A status update changes status (and metadata), never spec. */
 function statusUpdate(current: KubeObject, body: KubeObject): KubeObject {
-  const next = structuredClone(current);
-  next.metadata = structuredClone(body.metadata ?? {});
+  // fields keep their places; what the body replaces is not copied from current first
+  const next: KubeObject = { ...current, metadata: copy(body.metadata ?? {}) };
   if (body.status === undefined) delete next.status;
-  else next.status = structuredClone(body.status);
+  else next.status = copy(body.status);
+  for (const k of Object.keys(next)) if (k !== 'metadata' && k !== 'status') next[k] = copy(next[k]);
   return next;
+}
+
+/** A deep copy of a JSON object (decoded or parsed: nothing JSON cannot hold). */
+function copy<T>(value: T): T {
+  return cloneJson(value) as T;
 }
 
 function carryServerMetadata(ctx: StoreContext, next: KubeObject, current: KubeObject): void {

@@ -1,8 +1,8 @@
 import type { KubeObject } from '../../api/object.js';
 import { StorageError } from '../../storage/errors.js';
-import type { KeyValue, WatchEvent as StorageEvent } from '../../storage/storage.js';
+import type { WatchEvent as StorageEvent } from '../../storage/storage.js';
 import { apiVersionOf } from '../../api/resource-info.js';
-import { decodeObject } from './codec.js';
+import { decodeShared } from './codec.js';
 import { parseResourceVersion, type Filter, type RegistryStore } from './registry-store.js';
 import { isWatchEnd, storageErrorToApiError } from './storage-errors.js';
 
@@ -82,33 +82,22 @@ export async function* watchObjects(store: RegistryStore, namespace: string, par
 }
 
 /*
- * The watch cache hands the same event objects to every watcher, so decoding
- * is shared: one decode per event, not one per watcher. Decoded objects are
- * shared too and must be treated as read-only.
+ * The watch cache hands the same event objects to every watcher, and
+ * decodeShared decodes each stored value once (shared with the write that
+ * stored it): one decode per event, not one per watcher. Decoded objects are
+ * shared and must be treated as read-only.
  */
-const decodedCurrent = new WeakMap<KeyValue, KubeObject>();
-const decodedPrevious = new WeakMap<KeyValue, KubeObject>();
-
-function decodeShared(kv: KeyValue, cache: WeakMap<KeyValue, KubeObject>, revision = kv.modRevision): KubeObject {
-  let obj = cache.get(kv);
-  if (!obj) {
-    obj = decodeObject(kv, revision);
-    cache.set(kv, obj);
-  }
-  return obj;
-}
-
 function toObjectEvent(ev: StorageEvent, filter: Filter | undefined): ObjectEvent | undefined {
   const revision = ev.kv.modRevision;
   if (ev.type === 'DELETE') {
-    const obj = decodeShared(ev.prevKv ?? ev.kv, decodedPrevious, revision);
+    const obj = decodeShared(ev.prevKv ?? ev.kv, revision);
     return !filter || filter(obj) ? { type: 'DELETED', object: obj } : undefined;
   }
-  const cur = decodeShared(ev.kv, decodedCurrent);
+  const cur = decodeShared(ev.kv);
   if (!filter) return { type: ev.prevKv ? 'MODIFIED' : 'ADDED', object: cur };
   const curPasses = filter(cur);
   if (!ev.prevKv) return curPasses ? { type: 'ADDED', object: cur } : undefined;
-  const prev = decodeShared(ev.prevKv, decodedPrevious, revision);
+  const prev = decodeShared(ev.prevKv, revision);
   const prevPasses = filter(prev);
   if (curPasses && prevPasses) return { type: 'MODIFIED', object: cur };
   if (curPasses) return { type: 'ADDED', object: cur };

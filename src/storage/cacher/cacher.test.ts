@@ -175,4 +175,44 @@ describe('Cacher', () => {
       assert.equal(third.more, false);
     });
   });
+
+  it('answers getCached from a running cache only, and follows its writes', async () => {
+    await withCacher({}, async (cacher) => {
+      succeeded(await cacher.create('/registry/pods/a/p', bytes('one')));
+      assert.equal(cacher.getCached('/registry/pods/a/p'), undefined, 'no cache of pods runs yet');
+      await warm(cacher, '/registry/pods/');
+      assert.equal(text(cacher.getCached('/registry/pods/a/p')!.value), 'one');
+      const updated = succeeded(await cacher.update('/registry/pods/a/p', bytes('two'), cacher.getCached('/registry/pods/a/p')!.modRevision));
+      await warm(cacher, '/registry/pods/');
+      assert.equal(cacher.getCached('/registry/pods/a/p')!.modRevision, updated.revision);
+      assert.equal(text(cacher.getCached('/registry/pods/a/p')!.value), 'two');
+      succeeded(await cacher.create('/registry/nodes/n', bytes('node')));
+      assert.equal(cacher.getCached('/registry/nodes/n'), undefined, 'nodes are not cached');
+      assert.equal(cacher.getCached('/registry/pods/a/missing'), undefined);
+    });
+  });
+
+  it("hands watchers the previous value the cache held, so its bytes are the ones already seen", async () => {
+    await withCacher({}, async (cacher) => {
+      const rev = await warm(cacher, '/registry/pods/');
+      const controller = new AbortController();
+      try {
+        const watch = cacher.watch('/registry/pods/', { startRevision: rev + 1, signal: controller.signal })[Symbol.asyncIterator]();
+        const pull = take(watch, 3);
+        const created = succeeded(await cacher.create('/registry/pods/a/p', bytes('one')));
+        const updated = succeeded(await cacher.update('/registry/pods/a/p', bytes('two'), created.revision));
+        succeeded(await cacher.delete('/registry/pods/a/p', updated.revision));
+        const [put, modify, del] = await pull;
+        assert.equal(modify!.prevKv, put!.kv, 'the update event carries the created value as the cache held it');
+        assert.equal(modify!.prevKv!.modRevision, created.revision);
+        assert.equal(del!.type, 'DELETE');
+        assert.equal(del!.prevKv, modify!.kv);
+        assert.equal(del!.kv.value, modify!.kv.value, "a deletion's value is the last one");
+        assert.equal(del!.kv.modRevision, updated.revision + 1);
+        assert.equal(text(del!.kv.value), 'two');
+      } finally {
+        controller.abort();
+      }
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import type { DeleteResult, GetResult, ListOptions, ListResult, Storage, StorageAlarm, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
+import type { DeleteResult, GetResult, KeyValue, ListOptions, ListResult, Storage, StorageAlarm, WatchEvent, WatchOptions, WriteResult } from '../storage.js';
 import { WatchCache } from './watch-cache.js';
 
 /** Maps a list/watch prefix to the resource prefix whose cache serves it, or undefined (not cached). */
@@ -88,6 +88,12 @@ export class Cacher implements Storage {
     const result = await this.storage.get(key);
     this.saw(result.revision);
     return result;
+  }
+
+  /** The key's value in its resource's cache, when that cache is running and holds the key (it may lag the storage). */
+  getCached(key: string): KeyValue | undefined {
+    const resource = this.closed ? undefined : this.resourcePrefix(key);
+    return resource === undefined ? undefined : this.caches.get(resource)?.get(key);
   }
 
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {

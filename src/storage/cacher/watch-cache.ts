@@ -94,6 +94,11 @@ export class WatchCache {
     });
   }
 
+  /** The key's current value, once the cache is ready (it may lag the storage). */
+  get(key: string): KeyValue | undefined {
+    return this.ready ? this.store.get(key) : undefined;
+  }
+
   /** Lists keys under `prefix` (within this resource) at the cache's revision. */
   list(prefix: string, opts: { limit?: number; startAfter?: string }): ListResult {
     return listAtRevision(this.current(), [], prefix, this.revision, opts)!;
@@ -197,9 +202,10 @@ export class WatchCache {
     return revision;
   }
 
-  private apply(event: WatchEvent): void {
-    const { key, modRevision } = event.kv;
+  private apply(storageEvent: WatchEvent): void {
+    const { key, modRevision } = storageEvent.kv;
     if (modRevision <= this.revision) return;
+    const event = withHeldPrevious(storageEvent, this.store.get(key));
     if (event.type === 'DELETE') {
       if (this.store.delete(key)) this.sortedKeys = undefined;
     } else {
@@ -236,4 +242,17 @@ export class WatchCache {
     for (const watcher of [...this.watchers]) watcher.fail(err);
     this.watchers.clear();
   }
+}
+
+/**
+ * The event with its previous value as the cache held it, when that is the
+ * same revision: the very bytes the cache's readers already decoded (see
+ * the registry's decodeShared), rather than a second copy of them from the
+ * storage. A deletion's value is the previous value too.
+ */
+function withHeldPrevious(event: WatchEvent, held: KeyValue | undefined): WatchEvent {
+  const prev = event.prevKv;
+  if (!held || !prev || prev.modRevision !== held.modRevision || prev.value === held.value) return event;
+  if (event.type === 'DELETE') return { type: 'DELETE', kv: { ...event.kv, value: held.value }, prevKv: held };
+  return { type: event.type, kv: event.kv, prevKv: held };
 }
