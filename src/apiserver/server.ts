@@ -32,7 +32,7 @@ import { handleCreate, handleUpdate } from './handlers/write.js';
 import { drainRequest, setBodyLimit } from './http/body.js';
 import { isLongRunning } from './filters/long-running.js';
 import { MaxInFlightFilter, tooManyRequests } from './filters/max-in-flight.js';
-import { requestTimedOut, withRequestTimeout } from './filters/request-timeout.js';
+import { requestTimedOut, withRequestTimeout, type Deadline } from './filters/request-timeout.js';
 import { DEFAULT_SERVING_LIMITS, type ServingLimits } from './filters/serving-limits.js';
 import { closedSignal, holdRefusedConnection, releaseWhenSent, type Release } from './filters/concurrency-limit.js';
 import { PriorityAndFairness } from './flowcontrol/priority-and-fairness.js';
@@ -272,7 +272,7 @@ export class ApiServer {
             await (trace ? trace.stage('authorization', 'authorization', authorize) : authorize());
             // a group/version another server serves (an APIService with a service) goes there, ahead of anything local
             const remote = this.aggregator.route(path);
-            if (remote) return await this.aggregator.serve(remote, req, res, user, AbortSignal.any([deadline, this.stopping.signal, closedSignal(res)]));
+            if (remote) return await this.aggregator.serve(remote, req, res, user, AbortSignal.any([deadline.signal, this.stopping.signal, closedSignal(res)]));
             if (request.isResourceRequest) await this.serveResource(req, res, request, url.searchParams, user, deadline, trace);
             else await this.serveNonResource(req, res, path, url.searchParams);
           } finally {
@@ -313,12 +313,12 @@ export class ApiServer {
    * counted against --max-watches while open but hold an APF seat only while
    * they start, as upstream; other long-running requests are not limited.
    */
-  private async admit(info: RequestInfo, user: UserInfo, res: ServerResponse, deadline: AbortSignal): Promise<Release> {
+  private async admit(info: RequestInfo, user: UserInfo, res: ServerResponse, deadline: Deadline): Promise<Release> {
     const slot = this.inFlight.admit(info, user);
     if (!this.apf || (isLongRunning(info) && info.verb !== 'watch')) return slot;
     try {
       // the signal is made only for a request that has to wait: most do not, and a flood's must be cheap
-      const release = await this.apf.admit({ info, user }, () => AbortSignal.any([deadline, closedSignal(res)]), (c) => {
+      const release = await this.apf.admit({ info, user }, () => AbortSignal.any([deadline.signal, closedSignal(res)]), (c) => {
         if (c.flowSchema.metadata?.uid) res.setHeader('X-Kubernetes-PF-FlowSchema-UID', c.flowSchema.metadata.uid);
         if (c.priorityLevel.metadata?.uid) res.setHeader('X-Kubernetes-PF-PriorityLevel-UID', c.priorityLevel.metadata.uid);
       });
@@ -434,7 +434,7 @@ export class ApiServer {
     info: RequestInfo,
     query: URLSearchParams,
     user: UserInfo,
-    deadline: AbortSignal,
+    deadline: Deadline,
     trace: RequestTrace | undefined,
   ): Promise<void> {
     const store = this.registry.lookup(info.group, info.version, info.resource);
@@ -446,21 +446,17 @@ export class ApiServer {
     if (resource.namespaced && !info.namespace && info.verb === 'create') {
       throw methodNotAllowed('the server does not allow this method on the requested resource');
     }
-    // the request's signal is made when a handler first asks for it: most never do, and a cheap request should stay cheap
-    let clientGone: AbortController | undefined;
-    let closed = false;
-    const onClose = () => {
-      closed = true;
-      clientGone?.abort();
-    };
-    res.once('close', onClose);
+    // the request's signal (and its close listener) is made when a handler first asks for it: most never do, and a
+    // cheap request should stay cheap
+    let onClose: (() => void) | undefined;
     let signal: AbortSignal | undefined;
     const requestSignal = (): AbortSignal => {
       if (signal) return signal;
-      clientGone = new AbortController();
-      if (closed) clientGone.abort();
+      const clientGone = new AbortController();
+      if (res.closed || res.destroyed) clientGone.abort();
+      else res.once('close', (onClose = () => clientGone.abort()));
       // only long-running requests need to hear about shutdown; the rest finish on their own
-      signal = info.verb === 'watch' || info.subresource === 'proxy' ? AbortSignal.any([clientGone.signal, this.stopping.signal]) : AbortSignal.any([clientGone.signal, deadline]);
+      signal = info.verb === 'watch' || info.subresource === 'proxy' ? AbortSignal.any([clientGone.signal, this.stopping.signal]) : AbortSignal.any([clientGone.signal, deadline.signal]);
       return signal;
     };
     const rendering = negotiate(req.headers.accept, { allowTable: true, allowProtobuf: protobufMessageFor(apiVersionOf(resource), resource.kind) !== undefined });
@@ -484,7 +480,7 @@ export class ApiServer {
     try {
       await this.dispatch(scope);
     } finally {
-      res.off('close', onClose);
+      if (onClose) res.off('close', onClose);
     }
   }
 

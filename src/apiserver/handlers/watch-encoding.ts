@@ -39,3 +39,24 @@ export function sharedWatchEvent(r: Rendering, type: WatchEventType, object: Kub
   if (!lines) jsonLines.set(object, (lines = {}));
   return (lines[type] ??= `${JSON.stringify({ type, object })}\n`);
 }
+
+const causedJsonLines = new WeakMap<KubeObject, Partial<Record<WatchEventType, string>>>();
+
+/**
+ * The JSON event with skiff's `cause` field (see causeField) for watchers
+ * that asked for it: the same for every such watcher, so built once per
+ * object and type once the cause is known (an event whose cause is not
+ * known yet is built again for the next watcher).
+ */
+export function sharedCausedWatchLine(type: WatchEventType, object: KubeObject, causeField: () => string): string {
+  const cached = causedJsonLines.get(object)?.[type];
+  if (cached !== undefined) return cached;
+  const line = sharedWatchEvent({ kind: 'json' }, type, object) as string;
+  const cause = causeField();
+  if (!cause) return line;
+  const caused = `${line.slice(0, -2)}${cause}}\n`;
+  let lines = causedJsonLines.get(object);
+  if (!lines) causedJsonLines.set(object, (lines = {}));
+  lines[type] = caused;
+  return caused;
+}

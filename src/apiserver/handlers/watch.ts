@@ -6,7 +6,7 @@ import { parseListOptions, validateListOptions } from '../../machinery/query/opt
 import { selectionFrom } from '../selection.js';
 import { renderWatchObject } from './render.js';
 import { drained } from '../http/drain.js';
-import { sharedWatchEvent, watchContentType, watchEventEncoder } from './watch-encoding.js';
+import { sharedCausedWatchLine, sharedWatchEvent, watchContentType, watchEventEncoder } from './watch-encoding.js';
 import type { RequestScope } from './scope.js';
 import { causeField } from '../trace/trace-query.js';
 import type { WriteCauses } from '../trace/write-causes.js';
@@ -97,8 +97,8 @@ export async function handleWatch(scope: RequestScope, settings: WatchSettings):
         continue;
       }
       if (rendering.kind === 'json' && causes) {
-        const line = sharedWatchEvent(rendering, ev.type, ev.object) as string;
-        await sendLine(`${line.slice(0, -2)}${causeField(causes, ev.object.metadata?.resourceVersion, scope.store.key(ev.object.metadata?.namespace ?? '', ev.object.metadata?.name ?? ''))}}\n`);
+        const object = ev.object;
+        await sendLine(sharedCausedWatchLine(ev.type, object, () => causeField(causes, object.metadata?.resourceVersion, scope.store.key(object.metadata?.namespace ?? '', object.metadata?.name ?? ''))));
       } else if (rendering.kind === 'json' || rendering.kind === 'protobuf') await sendLine(sharedWatchEvent(rendering, ev.type, ev.object));
       else await send(ev.type, renderWatchObject(scope, rendering, ev.object, first));
       first = false;
