@@ -4,8 +4,12 @@
  * API server reports them: `.spec.replicas`, `.spec.containers[0].name`.
  * Returns [] for text that is not valid JSON; parsing errors are the
  * decoder's to report.
+ *
+ * With `parsedKeys` (countParsedKeys of the untouched `JSON.parse(jsonText)`)
+ * most bodies skip the scanner: see hasNoDuplicateKeys.
  */
-export function findDuplicateFields(jsonText: string): string[] {
+export function findDuplicateFields(jsonText: string, parsedKeys?: number): string[] {
+  if (parsedKeys !== undefined && hasNoDuplicateKeys(jsonText, parsedKeys)) return [];
   const scanner = new DuplicateScanner(jsonText);
   try {
     scanner.value('');
@@ -14,6 +18,57 @@ export function findDuplicateFields(jsonText: string): string[] {
     if (err instanceof MalformedJson) return [];
     throw err;
   }
+}
+
+/**
+ * The keys of a parsed JSON value, counted over every object in it. A key
+ * the text gives twice in one object is counted once, as JSON.parse keeps one.
+ */
+export function countParsedKeys(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) n += countParsedKeys(item);
+    return n;
+  }
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  n = keys.length;
+  for (const k of keys) {
+    const v = obj[k];
+    if (typeof v === 'object' && v !== null) n += countParsedKeys(v);
+  }
+  return n;
+}
+
+/**
+ * A JSON string token, escape-aware; the unrolled form keeps V8's regexp
+ * linear. In valid JSON text, scanning for it from the start meets each
+ * string exactly once, since outside strings there is no quote.
+ */
+const JSON_STRING = /"[^"\\]*(?:\\.[^"\\]*)*"/g;
+
+/**
+ * The fast path, exact for valid JSON text whose parse kept `parsedKeys`
+ * keys: every object member in the text has exactly one `:` outside
+ * strings, and a parse keeps one key per distinct name in each object, so the
+ * text has no duplicate key if and only if its members number `parsedKeys`.
+ * A text whose count differs (a duplicate, or anything unexpected) is left
+ * to the scanner, which reports the paths.
+ */
+export function hasNoDuplicateKeys(jsonText: string, parsedKeys: number): boolean {
+  // Colons anywhere bound the members from above; members never number fewer than the kept keys.
+  const colons = countColons(jsonText);
+  if (colons === parsedKeys) return true;
+  if (colons < parsedKeys) return false;
+  // Colons inside strings (times, images, escaped JSON) are not members: drop the strings and count again.
+  return countColons(jsonText.replace(JSON_STRING, '""')) === parsedKeys;
+}
+
+function countColons(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf(':'); i !== -1; i = text.indexOf(':', i + 1)) n++;
+  return n;
 }
 
 class MalformedJson extends Error {

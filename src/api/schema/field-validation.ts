@@ -1,5 +1,6 @@
 import { builtinDefinitions, definitionNameForKind } from './definitions.js';
 import { findDuplicateFields } from './duplicate-fields.js';
+import type { JsonBody } from './json-body.js';
 import { refName, type Definitions, type GroupVersionKind, type OpenApiSchema } from './openapi-schema.js';
 
 /**
@@ -27,10 +28,11 @@ const MAX_STRICT_ERRORS = 100;
 /**
  * The one call a create/update/patch handler makes after decoding a body.
  * `rawBody` is the JSON text when there is one (duplicates are invisible
- * once parsed); protobuf and YAML bodies pass undefined.
+ * once parsed), best with the count of keys its parse kept (a JsonBody), which
+ * spares most bodies the duplicate scan; protobuf and YAML bodies pass undefined.
  */
 export function checkFieldValidation(
-  rawBody: string | undefined,
+  rawBody: string | JsonBody | undefined,
   obj: unknown,
   gvk: GroupVersionKind,
   directive: FieldValidationDirective,
@@ -39,7 +41,7 @@ export function checkFieldValidation(
 ): FieldValidationResult {
   const unknownPaths = knownUnknownPaths ?? findUnknownFields(obj, gvk.group, gvk.version, gvk.kind);
   if (directive === 'Ignore') return { warnings: [], strictErrors: [], unknownPaths };
-  const duplicates = rawBody === undefined ? [] : findDuplicateFields(rawBody);
+  const duplicates = rawBody === undefined ? [] : typeof rawBody === 'string' ? findDuplicateFields(rawBody) : findDuplicateFields(rawBody.text, rawBody.parsedKeys);
   const strictErrors = [...duplicates.map((p) => `duplicate field "${p.slice(1)}"`), ...unknownPaths.map((p) => `unknown field "${p.slice(1)}"`)].slice(0, MAX_STRICT_ERRORS);
   if (!strictErrors.length) return { warnings: [], strictErrors, unknownPaths };
   if (directive === 'Warn') return { warnings: strictErrors, strictErrors, unknownPaths };
@@ -67,33 +69,53 @@ export function findUnknownFields(obj: unknown, group: string, version: string, 
   const root = name ? defs[name] : undefined;
   if (!root) return [];
   const out: string[] = [];
-  walk(obj, root, '', defs, out);
+  walk(obj, root, [], defs, new Map(), out);
   return out;
 }
 
-function resolve(schema: OpenApiSchema, defs: Definitions): OpenApiSchema | undefined {
+function resolve(schema: OpenApiSchema, defs: Definitions, cache: Map<OpenApiSchema, OpenApiSchema | undefined>): OpenApiSchema | undefined {
+  if (!schema.$ref) return schema;
+  if (cache.has(schema)) return cache.get(schema);
   let s: OpenApiSchema | undefined = schema;
   for (let hops = 0; s?.$ref && hops < 16; hops++) s = defs[refName(s.$ref)];
+  cache.set(schema, s);
   return s;
 }
 
-function walk(value: unknown, schema: OpenApiSchema, path: string, defs: Definitions, out: string[]): void {
+/** `.spec.containers[0].imagee` from the walk's stack of keys (strings) and indexes (numbers). */
+function pathOf(stack: readonly (string | number)[], last: string): string {
+  let p = '';
+  for (const seg of stack) p += typeof seg === 'number' ? `[${seg}]` : `.${seg}`;
+  return `${p}.${last}`;
+}
+
+// The path is a stack, joined only for an unknown field: most writes have none.
+function walk(value: unknown, schema: OpenApiSchema, stack: (string | number)[], defs: Definitions, cache: Map<OpenApiSchema, OpenApiSchema | undefined>, out: string[]): void {
   if (schema['x-kubernetes-preserve-unknown-fields']) return;
-  const s = resolve(schema, defs);
+  const s = resolve(schema, defs, cache);
   if (!s || s['x-kubernetes-preserve-unknown-fields'] || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    if (s.items) value.forEach((v, i) => walk(v, s.items!, `${path}[${i}]`, defs, out));
+    if (!s.items) return;
+    for (let i = 0; i < value.length; i++) {
+      stack.push(i);
+      walk(value[i], s.items, stack, defs, cache, out);
+      stack.pop();
+    }
     return;
   }
-  const entries = Object.entries(value as Record<string, unknown>);
-  if (s.properties) {
-    for (const [key, v] of entries) {
-      const prop = s.properties[key];
-      if (prop) walk(v, prop, `${path}.${key}`, defs, out);
-      else out.push(`${path}.${key}`);
-    }
-  } else if (s.additionalProperties && typeof s.additionalProperties === 'object') {
-    for (const [key, v] of entries) walk(v, s.additionalProperties, `${path}.${key}`, defs, out);
-  }
+  const obj = value as Record<string, unknown>;
+  const props = s.properties;
+  const additional = !props && s.additionalProperties && typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
   // An object schema without properties or additionalProperties is free-form.
+  if (!props && !additional) return;
+  for (const key of Object.keys(obj)) {
+    const prop = props ? props[key] : additional;
+    if (!prop) {
+      out.push(pathOf(stack, key));
+      continue;
+    }
+    stack.push(key);
+    walk(obj[key], prop, stack, defs, cache, out);
+    stack.pop();
+  }
 }

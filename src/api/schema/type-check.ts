@@ -12,29 +12,38 @@ export function findTypeError(obj: unknown, gvk: GroupVersionKind, defs: Definit
   const name = definitionNameForKind(gvk.group, gvk.version, gvk.kind);
   const root = name ? defs[name] : undefined;
   if (!root) return undefined;
-  return check(obj, { $ref: `#/definitions/${name}` }, { key: gvk.kind }, defs);
+  let byDefs = resolved.get(defs);
+  if (!byDefs) resolved.set(defs, (byDefs = new WeakMap()));
+  return check(obj, { $ref: `#/definitions/${name}` }, undefined, gvk.kind, { defs, resolved: byDefs });
 }
 
-/** A field's path, joined into `Deployment.spec.replicas` only when an error names it (most checks pass). */
+/**
+ * A field's path, joined into `Deployment.spec.replicas` only when an error
+ * names it (most checks pass). The walk passes a value's parent and key
+ * separately, so only objects it descends into allocate a node.
+ */
 interface FieldPath {
   parent?: FieldPath;
   key: string;
 }
 
-const pathText = (p: FieldPath): string => (p.parent ? `${pathText(p.parent)}.${p.key}` : p.key);
+const pathText = (p: FieldPath | undefined, key: string): string => (p ? `${pathText(p.parent, p.key)}.${key}` : key);
+
+interface Walk {
+  defs: Definitions;
+  resolved: WeakMap<OpenApiSchema, OpenApiSchema | null>;
+}
 
 /* $ref chains resolved once per schema object and definitions table (the walk meets the same schemas for every request). */
 const resolved = new WeakMap<Definitions, WeakMap<OpenApiSchema, OpenApiSchema | null>>();
 
-function resolve(schema: OpenApiSchema, defs: Definitions): OpenApiSchema | undefined {
+function resolve(schema: OpenApiSchema, w: Walk): OpenApiSchema | undefined {
   if (!schema.$ref) return schema;
-  let byDefs = resolved.get(defs);
-  if (!byDefs) resolved.set(defs, (byDefs = new WeakMap()));
-  const hit = byDefs.get(schema);
+  const hit = w.resolved.get(schema);
   if (hit !== undefined) return hit ?? undefined;
   let s: OpenApiSchema | undefined = schema;
-  for (let hops = 0; s?.$ref && hops < 16; hops++) s = defs[refName(s.$ref)];
-  byDefs.set(schema, s ?? null);
+  for (let hops = 0; s?.$ref && hops < 16; hops++) s = w.defs[refName(s.$ref)];
+  w.resolved.set(schema, s ?? null);
   return s;
 }
 
@@ -66,52 +75,58 @@ function goType(schema: OpenApiSchema, defs: Definitions): string {
   }
 }
 
-function mismatch(value: unknown, path: FieldPath, schema: OpenApiSchema, defs: Definitions): string {
+function mismatch(value: unknown, parent: FieldPath | undefined, key: string, schema: OpenApiSchema, defs: Definitions): string {
   const shown = typeof value === 'number' && !Number.isInteger(value) ? `number ${value}` : jsonType(value);
-  return `json: cannot unmarshal ${shown} into Go struct field ${pathText(path)} of type ${goType(schema, defs)}`;
+  return `json: cannot unmarshal ${shown} into Go struct field ${pathText(parent, key)} of type ${goType(schema, defs)}`;
 }
 
-function check(value: unknown, schema: OpenApiSchema, path: FieldPath, defs: Definitions): string | undefined {
+// No closures per call: this runs for every field of every write.
+function check(value: unknown, schema: OpenApiSchema, parent: FieldPath | undefined, key: string, w: Walk): string | undefined {
   if (value === null || value === undefined || schema['x-kubernetes-preserve-unknown-fields']) return undefined;
-  const s = resolve(schema, defs);
+  const s = resolve(schema, w);
   if (!s || s['x-kubernetes-preserve-unknown-fields']) return undefined;
-  const fail = () => mismatch(value, path, schema, defs);
-  if (s.format === 'int-or-string') return typeof value === 'string' || Number.isInteger(value) ? undefined : fail();
+  if (s.format === 'int-or-string') return typeof value === 'string' || Number.isInteger(value) ? undefined : mismatch(value, parent, key, schema, w.defs);
   switch (s.type) {
     case 'string':
       // Quantity also decodes from a bare number
       if (typeof value === 'string') return undefined;
-      return typeof value === 'number' && refName(schema.$ref ?? '').endsWith('resource.Quantity') ? undefined : fail();
+      return typeof value === 'number' && refName(schema.$ref ?? '').endsWith('resource.Quantity') ? undefined : mismatch(value, parent, key, schema, w.defs);
     case 'integer':
-      return Number.isInteger(value) ? undefined : fail();
+      return Number.isInteger(value) ? undefined : mismatch(value, parent, key, schema, w.defs);
     case 'number':
-      return typeof value === 'number' ? undefined : fail();
+      return typeof value === 'number' ? undefined : mismatch(value, parent, key, schema, w.defs);
     case 'boolean':
-      return typeof value === 'boolean' ? undefined : fail();
+      return typeof value === 'boolean' ? undefined : mismatch(value, parent, key, schema, w.defs);
     case 'array':
-      if (!Array.isArray(value)) return fail();
+      if (!Array.isArray(value)) return mismatch(value, parent, key, schema, w.defs);
+      if (!s.items) return undefined;
       for (const item of value) {
-        const err = s.items ? check(item, s.items, path, defs) : undefined;
+        const err = check(item, s.items, parent, key, w);
         if (err) return err;
       }
       return undefined;
     case undefined:
       // a schema without a type (apiextensions' JSON) holds any value
       if (!s.properties && !s.additionalProperties) return undefined;
-      return checkObject(value, s, path, defs, fail);
+      return checkObject(value, s, schema, parent, key, w);
     default:
-      return checkObject(value, s, path, defs, fail);
+      return checkObject(value, s, schema, parent, key, w);
   }
 }
 
-function checkObject(value: unknown, s: OpenApiSchema, path: FieldPath, defs: Definitions, fail: () => string): string | undefined {
-  if (typeof value !== 'object' || Array.isArray(value)) return fail();
+function checkObject(value: unknown, s: OpenApiSchema, schema: OpenApiSchema, parent: FieldPath | undefined, key: string, w: Walk): string | undefined {
+  if (typeof value !== 'object' || Array.isArray(value)) return mismatch(value, parent, key, schema, w.defs);
   const obj = value as Record<string, unknown>;
-  for (const key in obj) {
-    if (!Object.hasOwn(obj, key)) continue;
-    const own = s.properties && Object.hasOwn(s.properties, key) ? s.properties[key] : undefined;
-    const prop = own ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-    const err = prop ? check(obj[key], prop, own ? { parent: path, key } : path, defs) : undefined;
+  const props = s.properties;
+  const additional = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
+  let here: FieldPath | undefined;
+  for (const k in obj) {
+    if (!Object.hasOwn(obj, k)) continue;
+    const own = props && Object.hasOwn(props, k) ? props[k] : undefined;
+    const prop = own ?? additional;
+    if (!prop) continue;
+    // a map's values are named by the map field itself, as Go's decoder names them
+    const err = own ? check(obj[k], own, (here ??= { parent, key }), k, w) : check(obj[k], prop, parent, key, w);
     if (err) return err;
   }
   return undefined;

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../api/object.js';
 import { apiVersionOf } from '../../api/resource-info.js';
+import { jsonBody, type JsonBody } from '../../api/schema/json-body.js';
 import { badRequest } from '../../machinery/api-error.js';
 import { readBody } from '../http/body.js';
 import { bodyFormat, decodeObjectBody } from '../http/decode.js';
@@ -19,12 +20,13 @@ export async function readObjectAndText(
   scope: RequestScope,
   expectedKind = scope.resource.kind,
   expectedApiVersion = apiVersionOf(scope.resource),
-): Promise<{ obj: KubeObject; json?: string }> {
+): Promise<{ obj: KubeObject; json?: JsonBody }> {
   const body = await readBody(scope.req);
   const contentType = scope.req.headers['content-type'];
   const obj = decodeObjectBody(body, contentType);
+  // counted before anything below changes obj
+  const json = bodyFormat(contentType) === 'json' ? jsonBody(body.toString('utf8'), obj) : undefined;
   auditRequestObject(scope.req, obj);
-  const json = bodyFormat(contentType) === 'json' ? body.toString('utf8') : undefined;
   if (obj.apiVersion !== undefined && obj.apiVersion !== expectedApiVersion) {
     throw badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expectedApiVersion})`);
   }

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../../api/object.js';
 import { checkFieldValidation, strictDecodingMessage, type FieldValidationDirective } from '../../api/schema/field-validation.js';
+import type { JsonBody } from '../../api/schema/json-body.js';
 import { findTypeError } from '../../api/schema/type-check.js';
 import { badRequest } from '../../machinery/api-error.js';
 import { managerOrUserAgent, validateFieldManagerOptions } from '../../machinery/managedfields/index.js';
@@ -38,7 +39,7 @@ export function writeOptions(scope: RequestScope, optionsKind: 'CreateOptions' |
  * `Warning` header per field; either way unknown fields are dropped, as
  * decoding into typed objects drops them upstream.
  */
-export function validateFields(scope: RequestScope, obj: KubeObject, rawJson: string | undefined, directive: FieldValidationDirective, context: 'body' | 'patch' = 'body'): void {
+export function validateFields(scope: RequestScope, obj: KubeObject, rawJson: JsonBody | string | undefined, directive: FieldValidationDirective, context: 'body' | 'patch' = 'body'): void {
   const { group, version, kind } = scope.resource;
   const gvk = context === 'body' && scope.info.subresource === 'scale' ? { group: 'autoscaling', version: 'v1', kind: 'Scale' } : { group, version, kind };
   // values of the wrong JSON type are refused whatever the directive, as decoding into typed structs does upstream
