@@ -2,13 +2,17 @@
  * What changed between two versions of an object, as field sets (upstream
  * typed Compare): leaves that appeared, changed value or disappeared, plus
  * every map, list or list item that appeared or disappeared as a whole.
+ *
+ * This runs on every write, so the walks keep their path on stacks (pushed
+ * and popped, no copies per field) and build path elements only for the
+ * paths they record.
  */
 import type { JsonObject, JsonValue } from '../patch/json-value.js';
 import { isJsonObject, jsonEqual } from '../patch/json-value.js';
 import { FieldSet } from './field-set.js';
-import { atomicMapAt, pairedListElements } from './list-items.js';
+import { atomicMapAt, listItems, type ListItems } from './list-items.js';
 import type { ListSchema } from './list-schema.js';
-import { elementToFieldsV1Key, fieldElement, type PathElement } from './path-element.js';
+import type { PathElement } from './path-element.js';
 
 export interface Comparison {
   added: FieldSet;
@@ -16,10 +20,22 @@ export interface Comparison {
   removed: FieldSet;
 }
 
+/** A walk's position: path elements (a string is a field name), their FieldsV1 keys once known, and the field names the schema is asked about (list items add none). */
+interface Walk {
+  readonly schema: ListSchema;
+  readonly segs: (PathElement | string)[];
+  readonly keys: (string | undefined)[];
+  readonly names: string[];
+}
+
+interface CompareWalk extends Walk {
+  readonly out: Comparison;
+}
+
 export function compareObjects(before: JsonObject, after: JsonObject, schema: ListSchema): Comparison {
-  const out: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  compareValue(before, after, [], [], schema, out);
-  return out;
+  const w: CompareWalk = { schema, segs: [], keys: [], names: [], out: { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() } };
+  compareValue(before, after, w);
+  return w.out;
 }
 
 /** Fields that were added or changed value: what a writer takes ownership of. */
@@ -27,84 +43,105 @@ export function changedFields(c: Comparison): FieldSet {
   return c.modified.union(c.added);
 }
 
-function compareLeaf(a: JsonValue | undefined, b: JsonValue | undefined, path: PathElement[], out: Comparison): void {
+function compareLeaf(a: JsonValue | undefined, b: JsonValue | undefined, w: CompareWalk): void {
   if (a === undefined && b === undefined) return;
-  if (a === undefined) out.added.insert(path);
-  else if (b === undefined) out.removed.insert(path);
-  else if (!jsonEqual(a, b)) out.modified.insert(path);
+  if (a === undefined) w.out.added.insertStacked(w.segs, w.keys);
+  else if (b === undefined) w.out.removed.insertStacked(w.segs, w.keys);
+  else if (!jsonEqual(a, b)) w.out.modified.insertStacked(w.segs, w.keys);
 }
 
 function isEmptyContainer(v: JsonValue | undefined): boolean {
   if (v === undefined) return true;
   if (Array.isArray(v)) return v.length === 0;
-  return isJsonObject(v) && Object.keys(v).length === 0;
+  if (!isJsonObject(v)) return false;
+  for (const _ in v) if (Object.hasOwn(v, _)) return false;
+  return true;
 }
 
-function compareValue(
-  a: JsonValue | undefined,
-  b: JsonValue | undefined,
-  path: PathElement[],
-  names: string[],
-  schema: ListSchema,
-  out: Comparison,
-): void {
-  const mapLike = (v: JsonValue | undefined) => v === undefined || isJsonObject(v);
-  const listLike = (v: JsonValue | undefined) => v === undefined || Array.isArray(v);
+const isMapLike = (v: JsonValue | undefined): boolean => v === undefined || isJsonObject(v);
+const isListLike = (v: JsonValue | undefined): boolean => v === undefined || Array.isArray(v);
+const EMPTY: JsonObject = Object.freeze({}) as JsonObject;
+
+function pushField(w: Walk, key: string): void {
+  w.segs.push(key);
+  w.keys.push(undefined);
+  w.names.push(key);
+}
+
+function popField(w: Walk): void {
+  w.segs.pop();
+  w.keys.pop();
+  w.names.pop();
+}
+
+function compareValue(a: JsonValue | undefined, b: JsonValue | undefined, w: CompareWalk): void {
   // Both sides empty (or absent) compare as leaves, which keeps `{}` vs absent visible.
   const promoteToLeaf = isEmptyContainer(a) && isEmptyContainer(b);
 
-  if (!promoteToLeaf && mapLike(a) && mapLike(b) && !atomicMapAt(schema, names)) {
-    const ma = (a ?? {}) as JsonObject;
-    const mb = (b ?? {}) as JsonObject;
-    for (const key of new Set([...Object.keys(ma), ...Object.keys(mb)])) {
-      const va = Object.hasOwn(ma, key) ? ma[key] : undefined;
-      const vb = Object.hasOwn(mb, key) ? mb[key] : undefined;
-      compareValue(va, vb, [...path, fieldElement(key)], [...names, key], schema, out);
+  if (!promoteToLeaf && isMapLike(a) && isMapLike(b) && !atomicMapAt(w.schema, w.names)) {
+    const ma = (a ?? EMPTY) as JsonObject;
+    const mb = (b ?? EMPTY) as JsonObject;
+    for (const key of Object.keys(ma)) {
+      pushField(w, key);
+      compareValue(ma[key], Object.hasOwn(mb, key) ? mb[key] : undefined, w);
+      popField(w);
     }
-    markWhole(a, b, path, out);
+    for (const key of Object.keys(mb)) {
+      if (Object.hasOwn(ma, key)) continue;
+      pushField(w, key);
+      compareValue(undefined, mb[key], w);
+      popField(w);
+    }
+    markWhole(a, b, w);
     return;
   }
-  if (!promoteToLeaf && listLike(a) && listLike(b)) {
-    const la = a as JsonValue[] | undefined;
-    const lb = b as JsonValue[] | undefined;
-    const paired = pairedListElements(schema, names, la, lb);
-    if (paired) {
-      compareItems(la ?? [], lb ?? [], paired, path, names, schema, out);
-      markWhole(a, b, path, out);
+  if (!promoteToLeaf && isListLike(a) && isListLike(b)) {
+    const la = (a ?? []) as JsonValue[];
+    const lb = (b ?? []) as JsonValue[];
+    const ia = listItems(w.schema, w.names, la);
+    const ib = ia && listItems(w.schema, w.names, lb);
+    if (ia && ib) {
+      compareItems(la, lb, ia, ib, w);
+      markWhole(a, b, w);
       return;
     }
   }
-  compareLeaf(a, b, path, out);
+  compareLeaf(a, b, w);
 }
 
-function compareItems(
-  la: JsonValue[],
-  lb: JsonValue[],
-  [ea, eb]: [PathElement[], PathElement[]],
-  path: PathElement[],
-  names: string[],
-  schema: ListSchema,
-  out: Comparison,
-): void {
-  const byId = new Map<string, { pe: PathElement; a?: JsonValue; b?: JsonValue }>();
-  ea.forEach((pe, i) => byId.set(elementToFieldsV1Key(pe), { pe, a: la[i] }));
-  eb.forEach((pe, i) => {
-    const id = elementToFieldsV1Key(pe);
+interface PairedItem {
+  pe: PathElement;
+  a?: JsonValue;
+  b?: JsonValue;
+}
+
+function compareItems(la: JsonValue[], lb: JsonValue[], ia: ListItems, ib: ListItems, w: CompareWalk): void {
+  const byId = new Map<string, PairedItem>();
+  for (let i = 0; i < la.length; i++) byId.set(ia.keys[i], { pe: ia.elements[i], a: la[i] });
+  for (let i = 0; i < lb.length; i++) {
+    const id = ib.keys[i];
     const prev = byId.get(id);
-    byId.set(id, { pe, a: prev?.a, b: lb[i] });
-  });
-  for (const { pe, a, b } of byId.values()) {
-    const itemPath = [...path, pe];
+    if (prev) {
+      prev.pe = ib.elements[i];
+      prev.b = lb[i];
+    } else byId.set(id, { pe: ib.elements[i], b: lb[i] });
+  }
+  const atomicItems = atomicMapAt(w.schema, w.names);
+  for (const [id, { pe, a, b }] of byId) {
+    w.segs.push(pe);
+    w.keys.push(id);
     // Set members and atomic items are leaves: they appear or disappear.
-    if (!isJsonObject(a ?? b ?? null) || atomicMapAt(schema, names)) compareLeaf(a, b, itemPath, out);
-    else compareValue(a, b, itemPath, names, schema, out);
+    if (atomicItems || !isJsonObject(a ?? b ?? null)) compareLeaf(a, b, w);
+    else compareValue(a, b, w);
+    w.segs.pop();
+    w.keys.pop();
   }
 }
 
 // A container that appears or disappears is itself added or removed.
-function markWhole(a: JsonValue | undefined, b: JsonValue | undefined, path: PathElement[], out: Comparison): void {
-  if (a === undefined) out.added.insert(path);
-  else if (b === undefined) out.removed.insert(path);
+function markWhole(a: JsonValue | undefined, b: JsonValue | undefined, w: CompareWalk): void {
+  if (a === undefined) w.out.added.insertStacked(w.segs, w.keys);
+  else if (b === undefined) w.out.removed.insertStacked(w.segs, w.keys);
 }
 
 /**
@@ -113,33 +150,46 @@ function markWhole(a: JsonValue | undefined, b: JsonValue | undefined, path: Pat
  */
 export function addedFields(after: JsonObject, schema: ListSchema): FieldSet {
   const out = new FieldSet();
-  for (const key of Object.keys(after)) addValue(after[key], [fieldElement(key)], [key], schema, out);
+  const w: Walk = { schema, segs: [], keys: [], names: [] };
+  for (const key of Object.keys(after)) {
+    pushField(w, key);
+    addValue(after[key], w, out);
+    popField(w);
+  }
   return out;
 }
 
-function addValue(b: JsonValue | undefined, path: PathElement[], names: string[], schema: ListSchema, out: FieldSet): void {
+function addValue(b: JsonValue | undefined, w: Walk, out: FieldSet): void {
   if (b === undefined) return;
   if (isEmptyContainer(b)) {
-    out.insert(path);
+    out.insertStacked(w.segs, w.keys);
     return;
   }
-  if (isJsonObject(b) && !atomicMapAt(schema, names)) {
-    for (const key of Object.keys(b)) addValue(b[key], [...path, fieldElement(key)], [...names, key], schema, out);
-    out.insert(path);
+  if (isJsonObject(b) && !atomicMapAt(w.schema, w.names)) {
+    for (const key of Object.keys(b)) {
+      pushField(w, key);
+      addValue(b[key], w, out);
+      popField(w);
+    }
+    out.insertStacked(w.segs, w.keys);
     return;
   }
   if (Array.isArray(b)) {
-    const paired = pairedListElements(schema, names, undefined, b);
-    if (paired) {
-      const elements = paired[1];
-      b.forEach((item, i) => {
-        const itemPath = [...path, elements[i]];
-        if (!isJsonObject(item) || atomicMapAt(schema, names)) out.insert(itemPath);
-        else addValue(item, itemPath, names, schema, out);
-      });
-      out.insert(path);
+    const items = listItems(w.schema, w.names, []) && listItems(w.schema, w.names, b);
+    if (items) {
+      const atomicItems = atomicMapAt(w.schema, w.names);
+      for (let i = 0; i < b.length; i++) {
+        const item = b[i];
+        w.segs.push(items.elements[i]);
+        w.keys.push(items.keys[i]);
+        if (!isJsonObject(item) || atomicItems) out.insertStacked(w.segs, w.keys);
+        else addValue(item, w, out);
+        w.segs.pop();
+        w.keys.pop();
+      }
+      out.insertStacked(w.segs, w.keys);
       return;
     }
   }
-  out.insert(path);
+  out.insertStacked(w.segs, w.keys);
 }

@@ -4,7 +4,7 @@
  * `children` lead to deeper paths. A path can be both a member and a parent
  * (FieldsV1 writes that as `".": {}` inside the child).
  */
-import { compareElements, elementToFieldsV1Key, type Path, type PathElement } from './path-element.js';
+import { compareElements, elementToFieldsV1Key, fieldElement, type Path, type PathElement } from './path-element.js';
 
 interface Child {
   readonly pe: PathElement;
@@ -24,9 +24,36 @@ export class FieldSet {
   /** Adds a path (mutates; sets built by callers are owned by them). */
   insert(path: Path): void {
     if (path.length === 0) return;
-    const node = path.slice(0, -1).reduce<FieldSet>((n, pe) => n.childFor(pe), this);
+    let node: FieldSet = this;
+    for (let i = 0; i < path.length - 1; i++) node = node.childFor(path[i]);
     const last = path[path.length - 1];
     node.memberMap.set(elementToFieldsV1Key(last), last);
+  }
+
+  /**
+   * insert() for walks that keep their path on a stack: `segs` are the path's
+   * elements, a string standing for a field of that name (so the walk
+   * allocates an element only for paths it inserts), and `keys` their
+   * FieldsV1 keys, filled in here where missing and reused by later inserts.
+   */
+  insertStacked(segs: readonly (PathElement | string)[], keys: (string | undefined)[]): void {
+    const last = segs.length - 1;
+    if (last < 0) return;
+    let node: FieldSet = this;
+    for (let i = 0; ; i++) {
+      const seg = segs[i];
+      const k = (keys[i] ??= typeof seg === 'string' ? `f:${seg}` : elementToFieldsV1Key(seg));
+      if (i === last) {
+        node.memberMap.set(k, typeof seg === 'string' ? fieldElement(seg) : seg);
+        return;
+      }
+      let c = node.childMap.get(k);
+      if (!c) {
+        c = { pe: typeof seg === 'string' ? fieldElement(seg) : seg, set: new FieldSet() };
+        node.childMap.set(k, c);
+      }
+      node = c.set;
+    }
   }
 
   /** The child set under `pe`, created if missing. */
@@ -147,18 +174,39 @@ export class FieldSet {
     return out;
   }
 
-  /** One row per element at this level, sorted: whether it is a member and its non-empty child set. */
-  entries(): { pe: PathElement; member: boolean; child?: FieldSet }[] {
-    const keys = new Set([...this.memberMap.keys(), ...this.childMap.keys()]);
-    const rows: { pe: PathElement; member: boolean; child?: FieldSet }[] = [];
-    for (const k of keys) {
-      const c = this.childMap.get(k);
-      const child = c && !c.set.isEmpty() ? c.set : undefined;
-      const member = this.memberMap.has(k);
-      if (!member && !child) continue;
-      rows.push({ pe: this.memberMap.get(k) ?? c!.pe, member, child });
+  /** One row per element at this level, sorted: its FieldsV1 key, whether it is a member and its non-empty child set. */
+  entries(): { pe: PathElement; key: string; member: boolean; child?: FieldSet }[] {
+    const rows: { pe: PathElement; key: string; member: boolean; child?: FieldSet }[] = [];
+    for (const [key, pe] of this.memberMap) {
+      const c = this.childMap.get(key);
+      rows.push({ pe, key, member: true, child: c && !c.set.isEmpty() ? c.set : undefined });
+    }
+    for (const [key, c] of this.childMap) {
+      if (this.memberMap.has(key) || c.set.isEmpty()) continue;
+      rows.push({ pe: c.pe, key, member: false, child: c.set });
     }
     return rows.sort((a, b) => compareElements(a.pe, b.pe));
+  }
+
+  /** For decoders: adds the member whose FieldsV1 key (canonical) is `key`. */
+  addMemberByKey(key: string, pe: PathElement): void {
+    this.memberMap.set(key, pe);
+  }
+
+  /** For decoders: the child set under the element whose FieldsV1 key (canonical) is `key`, created if missing. */
+  childByKey(key: string, pe: PathElement): FieldSet {
+    let c = this.childMap.get(key);
+    if (!c) {
+      c = { pe, set: new FieldSet() };
+      this.childMap.set(key, c);
+    }
+    return c.set;
+  }
+
+  /** For decoders: drops the child under `key` if it holds nothing. */
+  dropEmptyChild(key: string): void {
+    const c = this.childMap.get(key);
+    if (c && c.set.isEmpty()) this.childMap.delete(key);
   }
 
   // Drops empty children so equality and emptiness stay structural.

@@ -63,4 +63,19 @@ describe('FieldsV1', () => {
     assert.equal(pathToString([fieldElement('finalizers'), valueElement('a')]), '.finalizers[="a"]');
     assert.equal(pathToString([fieldElement('x'), elementFromFieldsV1Key('i:3')]), '.x[3]');
   });
+
+  it('decodes key spellings a client may send into upstream\'s canonical ones, merging their members', () => {
+    const set = fieldSetFromFieldsV1({
+      'f:l': { 'k:{"protocol":"TCP","port":53}': { 'f:a': {} }, 'k:{"port":53,"protocol":"TCP"}': { '.': {}, 'f:b': {} }, 'i:01': {} },
+      // a child holding only `.` makes its element a member and leaves no empty child behind
+      'f:m': { 'f:n': { '.': {} } },
+      'f:e': { '.': {} },
+    });
+    assert.equal(
+      JSON.stringify(fieldSetToFieldsV1(set)),
+      '{"f:e":{},"f:l":{"k:{\\"port\\":53,\\"protocol\\":\\"TCP\\"}":{".":{},"f:a":{},"f:b":{}},"i:1":{}},"f:m":{"f:n":{}}}',
+    );
+    assert.ok(set.equals(fieldSetFromFieldsV1(fieldSetToFieldsV1(set))));
+    assert.ok(set.has(fieldPath('m', 'n')) && set.child(fieldPath('m', 'n')).isEmpty());
+  });
 });

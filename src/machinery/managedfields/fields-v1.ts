@@ -12,24 +12,34 @@ import { elementFromFieldsV1Key, elementToFieldsV1Key, FieldPathError, type Path
 export function fieldSetFromFieldsV1(fields: unknown): FieldSet {
   if (!isJsonObject(fields)) throw new FieldPathError('FieldsV1 must be a JSON object');
   const set = new FieldSet();
-  read(fields, [], set);
+  read(fields, set, undefined, '', undefined);
   return set;
 }
 
-function read(obj: JsonObject, prefix: PathElement[], set: FieldSet): void {
+// Builds the trie level by level; a member's key is reused as its canonical
+// key when it names a field (`f:` keys have one spelling), parsed otherwise.
+function read(obj: JsonObject, node: FieldSet, parent: FieldSet | undefined, selfKey: string, self: PathElement | undefined): void {
   for (const key of Object.keys(obj)) {
     const value = obj[key];
     if (key === '.') {
       // `.` says the element holding this object is itself owned.
-      if (prefix.length > 0) set.insert(prefix);
+      if (parent && self) parent.addMemberByKey(selfKey, self);
       continue;
     }
     const pe = elementFromFieldsV1Key(key);
     if (!isJsonObject(value)) throw new FieldPathError(`FieldsV1 member ${JSON.stringify(key)} must be an object`);
-    const path = [...prefix, pe];
-    if (Object.keys(value).length === 0) set.insert(path);
-    else read(value, path, set);
+    const canonical = pe.kind === 'field' ? key : elementToFieldsV1Key(pe);
+    if (isEmptyObject(value)) node.addMemberByKey(canonical, pe);
+    else {
+      read(value, node.childByKey(canonical, pe), node, canonical, pe);
+      node.dropEmptyChild(canonical);
+    }
   }
+}
+
+function isEmptyObject(o: JsonObject): boolean {
+  for (const k in o) if (Object.hasOwn(o, k)) return false;
+  return true;
 }
 
 export function fieldSetToFieldsV1(set: FieldSet): JsonObject {
@@ -40,8 +50,8 @@ function write(set: FieldSet, includeSelf: boolean): JsonObject {
   const out: JsonObject = {};
   const rows = set.entries();
   if (includeSelf && rows.length > 0) out['.'] = {};
-  for (const { pe, member, child } of rows) {
-    setOwn(out, elementToFieldsV1Key(pe), child ? write(child, member) : {});
+  for (const { key, member, child } of rows) {
+    setOwn(out, key, child ? write(child, member) : {});
   }
   return out;
 }

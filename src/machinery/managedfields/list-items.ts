@@ -12,9 +12,20 @@ import { elementToFieldsV1Key, keyElement, valueElement, type PathElement } from
 
 /** The element of each item, or undefined when the list is (or must be treated as) atomic. */
 export function listItemElements(schema: ListSchema, names: readonly string[], items: readonly JsonValue[]): PathElement[] | undefined {
+  return listItems(schema, names, items)?.elements;
+}
+
+/** The items' elements and their FieldsV1 keys (`k:{...}`, `v:...`), computed once for walks that need both. */
+export interface ListItems {
+  elements: PathElement[];
+  keys: string[];
+}
+
+export function listItems(schema: ListSchema, names: readonly string[], items: readonly JsonValue[]): ListItems | undefined {
   const lt = schema.listTypeAt(names);
   if (lt.type === 'atomic') return undefined;
-  const out: PathElement[] = [];
+  const elements: PathElement[] = [];
+  const keys: string[] = [];
   const seen = new Set<string>();
   for (const item of items) {
     let pe: PathElement;
@@ -34,9 +45,10 @@ export function listItemElements(schema: ListSchema, names: readonly string[], i
     const id = elementToFieldsV1Key(pe);
     if (seen.has(id)) return undefined;
     seen.add(id);
-    out.push(pe);
+    elements.push(pe);
+    keys.push(id);
   }
-  return out;
+  return { elements, keys };
 }
 
 /** Both sides of a comparison must agree on identities, or both are treated as atomic. */
