@@ -5,7 +5,7 @@
  */
 import type { ManagedFieldsEntry } from 'kubernetes-types/meta/v1.js';
 import { FieldSet } from './field-set.js';
-import { fieldSetFromFieldsV1, fieldSetToFieldsV1 } from './fields-v1.js';
+import { decodeFieldsV1Shared, encodeFieldsV1Shared } from './fields-v1-cache.js';
 import { FieldPathError, fieldPath } from './path-element.js';
 
 export type ManagedFieldsOperation = 'Apply' | 'Update';
@@ -31,7 +31,7 @@ export function ownerId(o: OwnerIdentity): string {
   return JSON.stringify([o.manager, o.operation, o.operation === 'Apply' ? '' : o.apiVersion, o.subresource ?? '']);
 }
 
-/** Decodes entries; throws FieldPathError on a malformed one (callers fall back as upstream does). */
+/** Decodes entries; throws FieldPathError on a malformed one (callers fall back as upstream does). The sets may be shared and frozen: never mutate them. */
 export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | undefined): FieldOwner[] {
   const byId = new Map<string, FieldOwner>();
   for (const e of entries ?? []) {
@@ -41,7 +41,7 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | und
       manager: e.manager ?? '',
       operation: e.operation,
       apiVersion: e.apiVersion ?? '',
-      fields: e.fieldsV1 === undefined ? new FieldSet() : fieldSetFromFieldsV1(e.fieldsV1),
+      fields: e.fieldsV1 === undefined ? new FieldSet() : decodeFieldsV1Shared(e.fieldsV1),
     };
     if (e.subresource) owner.subresource = e.subresource;
     if (e.time) owner.time = e.time;
@@ -61,7 +61,7 @@ export function encodeManagedFields(owners: readonly FieldOwner[]): ManagedField
       const entry: ManagedFieldsEntry = { manager: o.manager, operation: o.operation, apiVersion: o.apiVersion };
       if (o.time) entry.time = o.time;
       entry.fieldsType = 'FieldsV1';
-      entry.fieldsV1 = fieldSetToFieldsV1(o.fields);
+      entry.fieldsV1 = encodeFieldsV1Shared(o.fields);
       if (o.subresource) entry.subresource = o.subresource;
       return entry;
     });

@@ -33,4 +33,32 @@ describe('FieldSet', () => {
     assert.ok(a.difference(set('a.b', 'c')).isEmpty());
     assert.deepEqual(a.difference(set('a.b')).entries().map((r) => r.pe), [{ kind: 'field', name: 'c' }]);
   });
+
+  it('tells whether sets share a member or one lies within the other, without building sets', () => {
+    const a = set('spec.replicas', 'spec.paused', 'metadata.labels');
+    assert.ok(a.intersects(set('spec.paused', 'x')));
+    assert.ok(!a.intersects(set('spec', 'spec.template', 'metadata.labels.app')), 'parents and children are other paths');
+    assert.ok(set('spec.paused').isSubsetOf(a));
+    assert.ok(new FieldSet().isSubsetOf(a));
+    assert.ok(!set('spec.paused', 'spec.x').isSubsetOf(a));
+    assert.ok(!set('spec').isSubsetOf(a));
+    // an empty child left behind by a decoder is no member
+    const withEmptyChild = new FieldSet();
+    withEmptyChild.childFor(fieldPath('zzz')[0]);
+    assert.ok(withEmptyChild.isSubsetOf(a));
+    for (const other of [set('spec.paused'), set('q'), set('spec.replicas', 'metadata.labels'), set('spec.replicas.x')]) {
+      assert.equal(a.intersects(other), !a.intersection(other).isEmpty(), names(other).join());
+      assert.equal(other.isSubsetOf(a), other.difference(a).isEmpty(), names(other).join());
+    }
+  });
+
+  it('a frozen set refuses changes, below its root too, and its operations return new sets', () => {
+    const a = set('spec.replicas', 'metadata.labels').freeze();
+    assert.throws(() => a.insert(fieldPath('x')), /frozen/);
+    assert.throws(() => a.child(fieldPath('spec')).insert(fieldPath('y')), /frozen/);
+    const u = a.union(set('x'));
+    assert.ok(!u.isFrozen());
+    u.insert(fieldPath('z'));
+    assert.deepEqual(names(a), ['.metadata.labels', '.spec.replicas']);
+  });
 });

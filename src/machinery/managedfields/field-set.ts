@@ -14,6 +14,7 @@ interface Child {
 export class FieldSet {
   private readonly memberMap = new Map<string, PathElement>();
   private readonly childMap = new Map<string, Child>();
+  private frozen = false;
 
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
@@ -23,11 +24,14 @@ export class FieldSet {
 
   /** Adds a path (mutates; sets built by callers are owned by them). */
   insert(path: Path): void {
+    this.assertMutable();
     if (path.length === 0) return;
-    let node: FieldSet = this;
-    for (let i = 0; i < path.length - 1; i++) node = node.childFor(path[i]);
     const last = path[path.length - 1];
-    node.memberMap.set(elementToFieldsV1Key(last), last);
+    this.parentOf(path, 0).memberMap.set(elementToFieldsV1Key(last), last);
+  }
+
+  private parentOf(path: Path, i: number): FieldSet {
+    return i === path.length - 1 ? this : this.childFor(path[i]).parentOf(path, i + 1);
   }
 
   /**
@@ -36,28 +40,26 @@ export class FieldSet {
    * allocates an element only for paths it inserts), and `keys` their
    * FieldsV1 keys, filled in here where missing and reused by later inserts.
    */
-  insertStacked(segs: readonly (PathElement | string)[], keys: (string | undefined)[]): void {
-    const last = segs.length - 1;
-    if (last < 0) return;
-    let node: FieldSet = this;
-    for (let i = 0; ; i++) {
-      const seg = segs[i];
-      const k = (keys[i] ??= typeof seg === 'string' ? `f:${seg}` : elementToFieldsV1Key(seg));
-      if (i === last) {
-        node.memberMap.set(k, typeof seg === 'string' ? fieldElement(seg) : seg);
-        return;
-      }
-      let c = node.childMap.get(k);
-      if (!c) {
-        c = { pe: typeof seg === 'string' ? fieldElement(seg) : seg, set: new FieldSet() };
-        node.childMap.set(k, c);
-      }
-      node = c.set;
+  insertStacked(segs: readonly (PathElement | string)[], keys: (string | undefined)[], i = 0): void {
+    this.assertMutable();
+    if (segs.length === 0) return;
+    const seg = segs[i];
+    const k = (keys[i] ??= typeof seg === 'string' ? `f:${seg}` : elementToFieldsV1Key(seg));
+    if (i === segs.length - 1) {
+      this.memberMap.set(k, typeof seg === 'string' ? fieldElement(seg) : seg);
+      return;
     }
+    let c = this.childMap.get(k);
+    if (!c) {
+      c = { pe: typeof seg === 'string' ? fieldElement(seg) : seg, set: new FieldSet() };
+      this.childMap.set(k, c);
+    }
+    c.set.insertStacked(segs, keys, i + 1);
   }
 
   /** The child set under `pe`, created if missing. */
   childFor(pe: PathElement): FieldSet {
+    this.assertMutable();
     const k = elementToFieldsV1Key(pe);
     let c = this.childMap.get(k);
     if (!c) {
@@ -190,11 +192,13 @@ export class FieldSet {
 
   /** For decoders: adds the member whose FieldsV1 key (canonical) is `key`. */
   addMemberByKey(key: string, pe: PathElement): void {
+    this.assertMutable();
     this.memberMap.set(key, pe);
   }
 
   /** For decoders: the child set under the element whose FieldsV1 key (canonical) is `key`, created if missing. */
   childByKey(key: string, pe: PathElement): FieldSet {
+    this.assertMutable();
     let c = this.childMap.get(key);
     if (!c) {
       c = { pe, set: new FieldSet() };
@@ -205,8 +209,50 @@ export class FieldSet {
 
   /** For decoders: drops the child under `key` if it holds nothing. */
   dropEmptyChild(key: string): void {
+    this.assertMutable();
     const c = this.childMap.get(key);
     if (c && c.set.isEmpty()) this.childMap.delete(key);
+  }
+
+  /**
+   * Makes this set and everything below it immutable (the mutators throw), so
+   * it can be shared: decoded sets are reused across writes (see
+   * fields-v1-cache.ts). Operations on it still return new sets.
+   */
+  freeze(): this {
+    if (this.frozen) return this;
+    this.frozen = true;
+    for (const c of this.childMap.values()) c.set.freeze();
+    return this;
+  }
+
+  isFrozen(): boolean {
+    return this.frozen;
+  }
+
+  /** Whether some path is a member of both sets (without building the intersection). */
+  intersects(other: FieldSet): boolean {
+    const [small, large] = this.memberMap.size <= other.memberMap.size ? [this.memberMap, other.memberMap] : [other.memberMap, this.memberMap];
+    for (const k of small.keys()) if (large.has(k)) return true;
+    for (const [k, c] of this.childMap) {
+      const o = other.childMap.get(k);
+      if (o && c.set.intersects(o.set)) return true;
+    }
+    return false;
+  }
+
+  /** Whether every member of this set is a member of `other` (without building the difference). */
+  isSubsetOf(other: FieldSet): boolean {
+    for (const k of this.memberMap.keys()) if (!other.memberMap.has(k)) return false;
+    for (const [k, c] of this.childMap) {
+      const o = other.childMap.get(k);
+      if (o ? !c.set.isSubsetOf(o.set) : !c.set.isEmpty()) return false;
+    }
+    return true;
+  }
+
+  private assertMutable(): void {
+    if (this.frozen) throw new Error('a frozen FieldSet cannot change');
   }
 
   // Drops empty children so equality and emptiness stay structural.

@@ -25,6 +25,7 @@ export function findConflicts(owners: readonly FieldOwner[], c: Comparison, writ
 export function releaseChangedFields(owners: readonly FieldOwner[], c: Comparison, writerId: string): FieldOwner[] {
   const lost = changedFields(c).union(c.removed);
   return owners
-    .map((o) => (ownerId(o) === writerId ? o : { ...o, fields: o.fields.difference(lost) }))
+    // an owner that loses nothing keeps its set (and so its cached encoding)
+    .map((o) => (ownerId(o) === writerId || !o.fields.intersects(lost) ? o : { ...o, fields: o.fields.difference(lost) }))
     .filter((o) => !o.fields.isEmpty());
 }

@@ -45,7 +45,12 @@ export function updateManagedFields(o: UpdateManagedFieldsOptions): ManagedField
   if (writer.fields.isEmpty()) return encodeManagedFields(rest);
   const id = ownerId(writer);
   const previous = rest.find((p) => ownerId(p) === id);
-  const merged: FieldOwner = { ...writer, fields: previous ? previous.fields.union(writer.fields) : writer.fields, time: formatTime(o.time) };
+  // a writer that takes no new field keeps its earlier set (and so its cached encoding)
+  let fields = !previous ? writer.fields : writer.fields.isSubsetOf(previous.fields) ? previous.fields : previous.fields.union(writer.fields);
+  // so does a manager that rewrote exactly the fields it had (a status or lease renewal)
+  const before = owners.find((p) => ownerId(p) === id);
+  if (before && before.fields !== fields && before.fields.isFrozen() && fields.isSubsetOf(before.fields) && before.fields.isSubsetOf(fields)) fields = before.fields;
+  const merged: FieldOwner = { ...writer, fields, time: formatTime(o.time) };
   return encodeManagedFields([...rest.filter((p) => p !== previous), merged]);
 }
 
