@@ -69,9 +69,14 @@ export function findUnknownFields(obj: unknown, group: string, version: string, 
   const root = name ? defs[name] : undefined;
   if (!root) return [];
   const out: string[] = [];
-  walk(obj, root, [], defs, new Map(), out);
+  let cache = resolvedByDefs.get(defs);
+  if (!cache) resolvedByDefs.set(defs, (cache = new Map()));
+  walk(obj, root, [], defs, cache, out);
   return out;
 }
+
+/** $ref chains resolved once per definitions table (every write meets the same schemas). */
+const resolvedByDefs = new WeakMap<Definitions, Map<OpenApiSchema, OpenApiSchema | undefined>>();
 
 function resolve(schema: OpenApiSchema, defs: Definitions, cache: Map<OpenApiSchema, OpenApiSchema | undefined>): OpenApiSchema | undefined {
   if (!schema.$ref) return schema;
