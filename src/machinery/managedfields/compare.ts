@@ -40,6 +40,9 @@ export function compareObjects(before: JsonObject, after: JsonObject, schema: Li
 
 /** Fields that were added or changed value: what a writer takes ownership of. */
 export function changedFields(c: Comparison): FieldSet {
+  // a create modifies nothing: its added set is the answer (callers only read it)
+  if (c.modified.isEmpty()) return c.added;
+  if (c.added.isEmpty()) return c.modified;
   return c.modified.union(c.added);
 }
 

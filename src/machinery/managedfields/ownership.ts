@@ -23,6 +23,7 @@ export function findConflicts(owners: readonly FieldOwner[], c: Comparison, writ
 
 /** Every manager but the writer loses the fields the write changed or removed; emptied managers go. */
 export function releaseChangedFields(owners: readonly FieldOwner[], c: Comparison, writerId: string): FieldOwner[] {
+  if (owners.length === 0) return [];
   const lost = changedFields(c).union(c.removed);
   return owners
     // an owner that loses nothing keeps its set (and so its cached encoding)
