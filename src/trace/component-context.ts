@@ -22,7 +22,7 @@ export function currentComponent(ctx: Context = context.active()): string {
  * iteration a child of that event.
  */
 export function detachedContext(ctx: Context = context.active()): Context {
-  return ROOT_CONTEXT.setValue(COMPONENT, currentComponent(ctx));
+  return componentContext(currentComponent(ctx));
 }
 
 /** Runs `fn` in the current component's context without any span. */
@@ -32,5 +32,10 @@ export function runDetached<T>(fn: () => T): T {
 
 /** A fresh context of the named component, without any span. */
 export function componentContext(component: string): Context {
-  return ROOT_CONTEXT.setValue(COMPONENT, component);
+  // contexts are immutable: one per component serves every caller (each setValue copies a map)
+  let ctx = componentContexts.get(component);
+  if (!ctx) componentContexts.set(component, (ctx = ROOT_CONTEXT.setValue(COMPONENT, component)));
+  return ctx;
 }
+
+const componentContexts = new Map<string, Context>();

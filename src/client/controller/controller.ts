@@ -34,6 +34,11 @@ export interface ControllerOptions {
 export interface WatchSpec<T> {
   /** `self` enqueues the object's own key; a function maps it to other keys. */
   enqueue: 'self' | EnqueueFunc<T>;
+  /**
+   * The keys an update calls for, when only some changes matter (upstream's
+   * update handlers that compare old and new); default: `enqueue` of both.
+   */
+  onUpdate?: (oldObj: T, newObj: T) => string[];
 }
 
 /**
@@ -63,6 +68,10 @@ export class Controller {
     informer.addEventHandler({
       onAdd: enqueue,
       onUpdate: (oldObj, newObj) => {
+        if (spec.onUpdate) {
+          for (const key of spec.onUpdate(oldObj, newObj)) this.queue.add(key);
+          return;
+        }
         // For owner mapping an object may move between owners; both need a look.
         if (spec.enqueue !== 'self') enqueue(oldObj);
         enqueue(newObj);

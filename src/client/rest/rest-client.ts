@@ -65,6 +65,8 @@ export class RestClient {
   /** The pair the agent was built with, when the config has a certificateSource. */
   private agentCertificate?: ClientCertificate;
   private readonly base: URL;
+  /** The server's protocol, host and port as request options (see target). */
+  private readonly endpoint: { protocol: string; hostname: string; port?: string };
   private readonly userAgent: string;
   /** The client-side rate limiter every request waits on (null: unlimited). */
   readonly limiter: TokenBucket | null;
@@ -74,6 +76,9 @@ export class RestClient {
   constructor(config: RestConfig, options: RestClientOptions = {}) {
     this.config = config;
     this.base = new URL(config.server);
+    // as url.urlToHttpOptions: an IPv6 literal without its brackets
+    const hostname = this.base.hostname.startsWith('[') ? this.base.hostname.slice(1, -1) : this.base.hostname;
+    this.endpoint = { protocol: this.base.protocol, hostname, ...(this.base.port ? { port: this.base.port } : {}) };
     this.userAgent = `skiff/${options.component ?? 'client'}`;
     this.maxRetries = options.maxRetries ?? 10;
     this.limiter = options.rateLimiter !== undefined ? options.rateLimiter : rateLimiterFor(options.qps ?? config.qps, options.burst ?? config.burst);
@@ -138,8 +143,7 @@ export class RestClient {
   }
 
   private send(req: RestRequest, timeoutMs?: number): Promise<IncomingMessage> {
-    const url = new URL(req.path, this.base);
-    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const target = this.target(req);
     const headers: Record<string, string> = { Accept: 'application/json', 'User-Agent': this.userAgent, ...req.headers };
     // the current span (a reconcile, a kubelet sync) becomes the parent of the API server's span for this request
     propagation.inject(context.active(), headers);
@@ -151,21 +155,47 @@ export class RestClient {
       headers['Content-Type'] = req.contentType ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
-    const mod = url.protocol === 'https:' ? https : http;
+    const mod = this.base.protocol === 'https:' ? https : http;
     const agent = this.currentAgent();
+    const signal = req.signal;
     return new Promise((resolve, reject) => {
-      if (req.signal?.aborted) return reject(req.signal.reason);
-      const r = mod.request(url, { method: req.method, headers, agent, signal: req.signal }, resolve);
+      if (signal?.aborted) return reject(signal.reason);
+      const options = typeof target === 'string' ? { ...this.endpoint, path: target, method: req.method, headers, agent } : { method: req.method, headers, agent };
+      const r = typeof target === 'string' ? mod.request(options, resolve) : mod.request(target, options, resolve);
+      if (signal) abortOnSignal(signal, r);
       if (timeoutMs) {
         r.setTimeout(timeoutMs, () => r.destroy(new NetworkError(`request timed out after ${timeoutMs}ms`, 'ETIMEDOUT')));
       }
       r.on('error', (err: NodeJS.ErrnoException) => {
-        if (req.signal?.aborted) reject(req.signal.reason);
+        if (signal?.aborted) reject(signal.reason);
         else if (err instanceof NetworkError) reject(err);
-        else reject(new NetworkError(`${req.method} ${url.pathname}: ${err.message}`, err.code, { cause: err }));
+        else reject(new NetworkError(`${req.method} ${req.path.split('?')[0]}: ${err.message}`, err.code, { cause: err }));
       });
       r.end(payload);
     });
+  }
+
+  /**
+   * The request's path and query on the server, without parsing a URL for the
+   * common case (an absolute path of plain characters); anything else is
+   * resolved against the server URL as before.
+   */
+  private target(req: RestRequest): string | URL {
+    if (PLAIN_PATH.test(req.path)) {
+      let query = '';
+      if (req.query) {
+        const params = new URLSearchParams();
+        for (const k in req.query) {
+          const v = req.query[k];
+          if (v !== undefined) params.set(k, String(v));
+        }
+        query = params.toString();
+      }
+      return query ? `${req.path}?${query}` : req.path;
+    }
+    const url = new URL(req.path, this.base);
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
   }
 
   private authorization(): string | undefined {
@@ -183,6 +213,40 @@ export class RestClient {
     }
     return undefined;
   }
+}
+
+/** An absolute path that a URL would keep as it is: no dot segments, query, fragment or characters it would escape. */
+const PLAIN_PATH = /^(?!.*\/\.\.?(?:\/|$))(?!.*%2e)\/[A-Za-z0-9\-._~%!$&'()*+,;=:@/]*$/i;
+
+/** The requests in flight per signal: one abort listener per signal, not one per request (see abortOnSignal). */
+const inFlight = new WeakMap<AbortSignal, Set<http.ClientRequest>>();
+
+/**
+ * Destroys the request (and its response) if the signal aborts, as the
+ * `signal` request option does, but with one listener per signal for all of
+ * its requests: a controller's workers send every request under the same
+ * long-lived signal, and adding and removing a listener each time costs more
+ * than the rest of the bookkeeping of a request.
+ */
+function abortOnSignal(signal: AbortSignal, r: http.ClientRequest): void {
+  let requests = inFlight.get(signal);
+  if (!requests) {
+    const set = new Set<http.ClientRequest>();
+    inFlight.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        const err = Object.assign(new Error('The operation was aborted', { cause: signal.reason }), { name: 'AbortError', code: 'ABORT_ERR' });
+        for (const req of set) req.destroy(err);
+        set.clear();
+      },
+      { once: true },
+    );
+    requests = set;
+  }
+  const set = requests;
+  set.add(r);
+  r.once('close', () => set.delete(r));
 }
 
 function readBody(res: IncomingMessage): Promise<string> {

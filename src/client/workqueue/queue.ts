@@ -28,7 +28,9 @@ export class Queue<T = string> {
   /** Trace causes gathered while queued, and those of the items being processed. */
   private readonly causes = new Map<T, SpanContext[]>();
   private readonly handedOut = new Map<T, ItemCauses>();
-  private waiters: ((item: T | undefined) => void)[] = [];
+  private waiters: { resolve: (item: T | undefined) => void; signal?: AbortSignal }[] = [];
+  /** Signals this queue listens to for aborting waits (see get). */
+  private readonly watchedSignals = new WeakSet<AbortSignal>();
   private drainWaiters: (() => void)[] = [];
   private shutdown = false;
   protected readonly metrics?: QueueMetrics;
@@ -59,18 +61,19 @@ export class Queue<T = string> {
   get(signal?: AbortSignal): Promise<T | undefined> {
     if (this.queue.length > 0) return Promise.resolve(this.take());
     if (this.shutdown || signal?.aborted) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      const waiter = (item: T | undefined): void => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(item);
-      };
-      const onAbort = (): void => {
-        this.waiters = this.waiters.filter((w) => w !== waiter);
-        resolve(undefined);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(waiter);
-    });
+    // one abort listener per signal for all of this queue's waits: workers wait on the same long-lived signal again
+    // and again, and adding and removing a listener per wait costs more than the wait itself
+    if (signal && !this.watchedSignals.has(signal)) {
+      this.watchedSignals.add(signal);
+      signal.addEventListener('abort', () => this.abortWaiters(signal), { once: true });
+    }
+    return new Promise((resolve) => this.waiters.push({ resolve, signal }));
+  }
+
+  private abortWaiters(signal: AbortSignal): void {
+    const aborted = this.waiters.filter((w) => w.signal === signal);
+    this.waiters = this.waiters.filter((w) => w.signal !== signal);
+    for (const w of aborted) w.resolve(undefined);
   }
 
   /** The causes of an item being processed (see ItemCauses); empty for untraced adds. */
@@ -104,7 +107,7 @@ export class Queue<T = string> {
   /** Stops accepting items; idle getters get undefined. */
   shutDown(): void {
     this.shutdown = true;
-    for (const w of this.waiters.splice(0)) w(undefined);
+    for (const w of this.waiters.splice(0)) w.resolve(undefined);
   }
 
   /** Like shutDown, then resolves once every item handed out has been marked done. */
@@ -115,7 +118,7 @@ export class Queue<T = string> {
   }
 
   private handOut(): void {
-    while (this.waiters.length > 0 && this.queue.length > 0) this.waiters.shift()!(this.take());
+    while (this.waiters.length > 0 && this.queue.length > 0) this.waiters.shift()!.resolve(this.take());
   }
 
   private take(): T {

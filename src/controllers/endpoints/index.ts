@@ -4,7 +4,7 @@ import { metaNamespaceKey } from '../../client/cache/store.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
 import { EndpointsReconciler } from './endpoints-reconciler.js';
-import { servicesSelectingPod } from './services-selecting-pod.js';
+import { servicesSelectingPod, servicesToUpdateOnPodChange } from './services-selecting-pod.js';
 import { ENDPOINTS, PODS, SERVICES } from '../../api/resource-refs.js';
 
 export const controller: ControllerDescriptor = {
@@ -19,7 +19,7 @@ export const controller: ControllerDescriptor = {
       reconciler,
     })
       .watches(services, { enqueue: 'self' })
-      .watches(pods, { enqueue: servicesSelectingPod(services.lister) })
+      .watches(pods, { enqueue: servicesSelectingPod(services.lister), onUpdate: servicesToUpdateOnPodChange(services.lister) })
       // Only to wait for its cache: our own writes need no look.
       .watches(endpoints, { enqueue: () => [] });
     // Endpoints found at start-up may belong to services deleted while we were

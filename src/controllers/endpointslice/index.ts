@@ -2,7 +2,7 @@ import type { Pod, Service } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
-import { servicesSelectingPod } from '../endpoints/services-selecting-pod.js';
+import { servicesSelectingPod, servicesToUpdateOnPodChange } from '../endpoints/services-selecting-pod.js';
 import { CONTROLLER_NAME, EndpointSliceReconciler, MANAGED_BY_LABEL, SERVICE_NAME_LABEL } from './endpoint-slice-reconciler.js';
 import { ENDPOINT_SLICES, PODS, SERVICES } from '../../api/resource-refs.js';
 
@@ -27,7 +27,7 @@ export const controller: ControllerDescriptor = {
       reconciler,
     })
       .watches(services, { enqueue: 'self' })
-      .watches(pods, { enqueue: servicesSelectingPod(services.lister) })
+      .watches(pods, { enqueue: servicesSelectingPod(services.lister), onUpdate: servicesToUpdateOnPodChange(services.lister) })
       // Changes by others (or deletes) are repaired; our own writes are cheap no-ops.
       .watches(slices, { enqueue: serviceOfSlice });
     await c.run(ctx.signal);

@@ -1,8 +1,21 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { ControllerDescriptor } from '../controller-descriptor.js';
 import { newController } from '../new-controller.js';
+import { metaNamespaceKey } from '../../client/cache/store.js';
 import { TaintEvictionReconciler } from './taint-eviction-reconciler.js';
 import { NODES, PODS } from '../../api/resource-refs.js';
+
+/** A node's NoExecute taints in a comparable form. */
+function noExecuteTaints(node: Node): string {
+  return JSON.stringify((node.spec?.taints ?? []).filter((t) => t.effect === 'NoExecute'));
+}
+
+function podEvictionChanged(oldPod: Pod, newPod: Pod): boolean {
+  if (oldPod.spec?.nodeName !== newPod.spec?.nodeName) return true;
+  const a = oldPod.spec?.tolerations;
+  const b = newPod.spec?.tolerations;
+  return a !== b && JSON.stringify(a ?? []) !== JSON.stringify(b ?? []);
+}
 
 export const controller: ControllerDescriptor = {
   name: 'taint-eviction-controller',
@@ -20,8 +33,13 @@ export const controller: ControllerDescriptor = {
       workers: 4,
       reconciler,
     })
-      .watches(pods, { enqueue: 'self' })
-      .watches(nodes, { enqueue: (node) => ((node.spec?.taints ?? []).some((t) => t.effect === 'NoExecute') ? podKeysOn(node) : []) });
+      // as upstream's PodUpdated: only a pod's node and tolerations matter to the eviction
+      .watches(pods, { enqueue: 'self', onUpdate: (oldPod, newPod) => (podEvictionChanged(oldPod, newPod) ? [metaNamespaceKey(newPod)] : []) })
+      // as upstream's NodeUpdated: only a change of NoExecute taints (added or removed) calls for a look at the node's pods
+      .watches(nodes, {
+        enqueue: (node) => (noExecuteTaints(node) !== '[]' ? podKeysOn(node) : []),
+        onUpdate: (oldNode, newNode) => (noExecuteTaints(oldNode) !== noExecuteTaints(newNode) ? podKeysOn(newNode) : []),
+      });
     await c.run(ctx.signal);
   },
 };
