@@ -9,7 +9,8 @@ import type { PodInfo } from '../../framework/pod-info.js';
 import { Status } from '../../framework/status.js';
 import { InvalidPluginArgsError } from '../../framework/invalid-plugin-args-error.js';
 import { defaultSelector, type WorkloadListers } from './default-selector.js';
-import { compileConstraints, countMatching, hasAllKeys, mayExcludeNodes, nodeCounts, type Constraint } from './topology-spread-constraint.js';
+import { compileConstraints, countMatching, hasAllKeys, hasKeys, mayExcludeNodes, nodeCounts, type Constraint } from './topology-spread-constraint.js';
+import { spreadTally, type SpreadTally } from './spread-tally.js';
 import { REPLICA_SETS, SERVICES, STATEFUL_SETS } from '../../../api/resource-refs.js';
 
 export const NAME = 'PodTopologySpread';
@@ -42,6 +43,8 @@ interface ScoreState {
   constraints: Constraint[];
   /** Per constraint: matching pods per value of its topology key (zonal constraints only). */
   counts: Map<string, number>[];
+  /** Per constraint counted from a tally (see SpreadTally): host constraints read their per-node counts there. */
+  tallies: (SpreadTally | undefined)[];
   weights: number[];
   ignored: Set<string>;
 }
@@ -129,36 +132,52 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     const constraints = this.constraintsFor(pod, 'ScheduleAnyway');
     if (constraints.length === 0) return Status.skip();
     const ns = pod.pod.metadata?.namespace ?? 'default';
+    const keys = constraints.map((c) => c.topologyKey);
     const ignored = new Set<string>();
     const domains = constraints.map(() => new Set<string>());
     for (const ni of nodes) {
-      if (!hasAllKeys(ni.node!, constraints)) {
+      const labels = ni.node!.metadata?.labels ?? {};
+      if (!hasKeys(labels, keys)) {
         ignored.add(ni.name);
         continue;
       }
-      const labels = ni.node!.metadata?.labels ?? {};
-      constraints.forEach((c, i) => domains[i].add(labels[c.topologyKey]));
+      for (let i = 0; i < keys.length; i++) domains[i].add(labels[keys[i]]);
     }
     // per constraint: matching pods per value of its key (host constraints are counted per node in score)
     const counts = constraints.map(() => new Map<string, number>());
-    const zonal = constraints.flatMap((c, i) => (c.topologyKey !== HOSTNAME ? [i] : []));
-    if (zonal.length > 0) {
-      const checkNode = constraints.map((c) => mayExcludeNodes(c, pod.pod));
-      for (const ni of this.handle.snapshot.list()) {
-        const node = ni.node!;
-        if (!hasAllKeys(node, constraints)) continue;
-        const labels = node.metadata!.labels!;
-        for (const i of zonal) {
-          const c = constraints[i];
-          if (checkNode[i] && !nodeCounts(c, pod.pod, node)) continue;
-          const value = labels[c.topologyKey];
-          if (!domains[i].has(value)) continue;
-          counts[i].set(value, (counts[i].get(value) ?? 0) + countMatching(ni, c.selector, ns));
-        }
+    const tallies: (SpreadTally | undefined)[] = [];
+    const list = this.handle.snapshot.list();
+    const slow: number[] = [];
+    for (let i = 0; i < constraints.length; i++) {
+      const c = constraints[i];
+      const host = c.topologyKey === HOSTNAME;
+      // node affinity or taints make the count depend on the pod: counted node by node (host counts never skip a node)
+      if (!host && mayExcludeNodes(c, pod.pod)) {
+        slow.push(i);
+        continue;
+      }
+      const tally = spreadTally(c, ns, constraints, list);
+      tallies[i] = tally;
+      if (host) continue;
+      for (const value of domains[i]) {
+        const n = tally.total(value);
+        if (n !== undefined) counts[i].set(value, n);
+      }
+    }
+    for (const ni of slow.length > 0 ? list : []) {
+      const node = ni.node!;
+      if (!hasAllKeys(node, constraints)) continue;
+      const labels = node.metadata!.labels!;
+      for (const i of slow) {
+        const c = constraints[i];
+        if (!nodeCounts(c, pod.pod, node)) continue;
+        const value = labels[c.topologyKey];
+        if (!domains[i].has(value)) continue;
+        counts[i].set(value, (counts[i].get(value) ?? 0) + countMatching(ni, c.selector, ns));
       }
     }
     const weights = domains.map((d) => Math.log(d.size + 2));
-    state.write(`${NAME}/score`, { constraints, counts, weights, ignored } satisfies ScoreState);
+    state.write(`${NAME}/score`, { constraints, counts, tallies, weights, ignored } satisfies ScoreState);
     return undefined;
   }
 
@@ -168,10 +187,11 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     const labels = node.node?.metadata?.labels ?? {};
     const ns = pod.pod.metadata?.namespace ?? 'default';
     let score = 0;
-    s.constraints.forEach((c, i) => {
-      const cnt = c.topologyKey === HOSTNAME ? countMatching(node, c.selector, ns) : (s.counts[i].get(labels[c.topologyKey]) ?? 0);
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i];
+      const cnt = c.topologyKey === HOSTNAME ? (s.tallies[i]?.countOn(node) ?? countMatching(node, c.selector, ns)) : (s.counts[i].get(labels[c.topologyKey]) ?? 0);
       score += cnt * s.weights[i] + (c.maxSkew - 1);
-    });
+    }
     return Math.round(score);
   }
 

@@ -51,6 +51,12 @@ export function mayExcludeNodes(c: Constraint, pod: Pod): boolean {
   return c.honorTaints || (c.honorNodeAffinity && (hasSelector || spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution !== undefined));
 }
 
+/** Whether a label map has every one of the keys. */
+export function hasKeys(labels: Readonly<Record<string, string>>, keys: readonly string[]): boolean {
+  for (const k of keys) if (!(k in labels)) return false;
+  return true;
+}
+
 export function hasAllKeys(node: Node, constraints: readonly Constraint[]): boolean {
   const labels = node.metadata?.labels ?? {};
   for (const c of constraints) if (!(c.topologyKey in labels)) return false;
@@ -69,11 +75,24 @@ export function hasAllKeys(node: Node, constraints: readonly Constraint[]): bool
  */
 interface MatchEntry {
   generation: number;
-  counts: Map<string, number>;
+  /** Per namespace, per selector key. */
+  counts: Map<string, Map<string, number>>;
   byNamespace?: Map<string, PodInfo[]>;
 }
 const matchCache = new WeakMap<NodeInfo, MatchEntry>();
 const selectorKeys = new WeakMap<Selector, string>();
+
+/** A selector as a string that tells selectors apart (computed once per selector object). */
+export function selectorKey(selector: Selector): string {
+  let key = selectorKeys.get(selector);
+  if (key === undefined) {
+    // the empty selector (everything) and the null one (nothing) both print as ''
+    const text = selector.toString();
+    key = text !== '' ? text : selector.empty() ? '*' : '!';
+    selectorKeys.set(selector, key);
+  }
+  return key;
+}
 
 function podsByNamespace(node: NodeInfo, entry: MatchEntry): Map<string, PodInfo[]> {
   if (entry.byNamespace) return entry.byNamespace;
@@ -94,18 +113,13 @@ export function countMatching(node: NodeInfo, selector: Selector, namespace: str
   if (node.pods.length === 0) return 0;
   let entry = matchCache.get(node);
   if (!entry || entry.generation !== node.generation) matchCache.set(node, (entry = { generation: node.generation, counts: new Map() }));
-  let selectorKey = selectorKeys.get(selector);
-  if (selectorKey === undefined) {
-    // the empty selector (everything) and the null one (nothing) both print as ''
-    const text = selector.toString();
-    selectorKey = text !== '' ? text : selector.empty() ? '*' : '!';
-    selectorKeys.set(selector, selectorKey);
-  }
-  const key = `${namespace}\0${selectorKey}`;
-  const cached = entry.counts.get(key);
+  const key = selectorKey(selector);
+  let inNamespace = entry.counts.get(namespace);
+  if (!inNamespace) entry.counts.set(namespace, (inNamespace = new Map()));
+  const cached = inNamespace.get(key);
   if (cached !== undefined) return cached;
   let n = 0;
   for (const p of podsByNamespace(node, entry).get(namespace) ?? []) if (selector.matches(p.pod.metadata?.labels)) n++;
-  entry.counts.set(key, n);
+  inNamespace.set(key, n);
   return n;
 }
