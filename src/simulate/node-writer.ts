@@ -22,7 +22,11 @@ export class NodeWriter {
   }
 
   private send<T>(node: string, req: RestRequest): Promise<T> {
-    return this.rest.request<T>({ ...req, headers: { ...req.headers, 'Impersonate-User': `system:node:${node}`, 'Impersonate-Group': 'system:nodes' } });
+    return this.rest.request<T>(this.as(node, req));
+  }
+
+  private as(node: string, req: RestRequest): RestRequest {
+    return { ...req, headers: { ...req.headers, 'Impersonate-User': `system:node:${node}`, 'Impersonate-Group': 'system:nodes' } };
   }
 
   createNode(obj: Node, signal?: AbortSignal): Promise<Node> {
@@ -51,9 +55,10 @@ export class NodeWriter {
     return this.send(node, { method: 'PUT', path: resourcePath({ ...LEASES, namespace: NODE_LEASE_NAMESPACE, name: node }), body: obj, signal });
   }
 
-  updatePodStatus(node: string, pod: Pod, signal?: AbortSignal): Promise<Pod> {
+  /** Writes a pod's status; the answer (the whole pod, which the watch brings anyway) is not decoded. */
+  updatePodStatus(node: string, pod: Pod, signal?: AbortSignal): Promise<void> {
     const path = resourcePath({ ...PODS, namespace: pod.metadata!.namespace!, name: pod.metadata!.name!, subresource: 'status' });
-    return this.send(node, { method: 'PUT', path, body: pod, signal });
+    return this.rest.requestError(this.as(node, { method: 'PUT', path, body: pod, signal }));
   }
 
   /** The kubelet's last word on a terminated pod: delete now, only if it is still the same pod. */

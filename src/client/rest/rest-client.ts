@@ -112,13 +112,26 @@ export class RestClient {
   }
 
   /** Sends a request and returns the decoded JSON body; throws ApiError or NetworkError. */
-  async request<T = unknown>(req: RestRequest): Promise<T> {
+  request<T = unknown>(req: RestRequest): Promise<T> {
+    return this.exchange<T>(req, true);
+  }
+
+  /**
+   * Sends a request whose answer the caller does not read (client-go's
+   * `Do().Error()`): the same retries and errors as request, but a success's
+   * body is not decoded (a status write's answer is the whole object).
+   */
+  async requestError(req: RestRequest): Promise<void> {
+    await this.exchange(req, false);
+  }
+
+  private async exchange<T>(req: RestRequest, decode: boolean): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       await this.limiter?.wait(req.signal);
       const res = await this.send(req, this.config.timeoutMs);
       const text = await readBody(res);
       const code = res.statusCode ?? 0;
-      if (code >= 200 && code < 300) return (text ? JSON.parse(text) : undefined) as T;
+      if (code >= 200 && code < 300) return (text && decode ? JSON.parse(text) : undefined) as T;
       const retryAfter = Number(res.headers['retry-after']);
       if ((code === 429 || code >= 500) && retryAfter >= 0 && attempt < this.maxRetries && !req.signal?.aborted) {
         await realClock.sleep(retryAfter * 1000, req.signal);
