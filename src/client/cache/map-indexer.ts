@@ -103,22 +103,25 @@ export class MapIndexer<T extends ApiObject = ApiObject> implements Indexer<T> {
   private put(obj: T): void {
     const key = this.keyFunc(obj);
     const old = this.items.get(key);
-    if (old !== undefined) this.unindex(key, old);
     this.items.set(key, obj);
-    for (const [name, fn] of Object.entries(this.indexers)) {
+    for (const name in this.indexers) {
+      const fn = this.indexers[name];
       const idx = this.indices.get(name)!;
-      for (const v of fn(obj)) addTo(idx, v, key);
+      const values = fn(obj);
+      if (old !== undefined) {
+        // most updates (a status write) keep every index value: nothing to move
+        const before = fn(old);
+        if (sameValues(before, values)) continue;
+        for (const v of before) removeFrom(idx, v, key);
+      }
+      for (const v of values) addTo(idx, v, key);
     }
   }
 
   private unindex(key: string, obj: T): void {
-    for (const [name, fn] of Object.entries(this.indexers)) {
+    for (const name in this.indexers) {
       const idx = this.indices.get(name)!;
-      for (const v of fn(obj)) {
-        const set = idx.get(v);
-        set?.delete(key);
-        if (set?.size === 0) idx.delete(v);
-      }
+      for (const v of this.indexers[name](obj)) removeFrom(idx, v, key);
     }
   }
 
@@ -127,6 +130,18 @@ export class MapIndexer<T extends ApiObject = ApiObject> implements Indexer<T> {
     if (!fn) throw new UnknownIndexError(name);
     return fn;
   }
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function removeFrom(idx: Map<string, Set<string>>, value: string, key: string): void {
+  const set = idx.get(value);
+  set?.delete(key);
+  if (set?.size === 0) idx.delete(value);
 }
 
 function addTo(idx: Map<string, Set<string>>, value: string, key: string): void {
