@@ -1,5 +1,5 @@
 import { escapeGoJson } from '../../api/json/go-json.js';
-import { objectMetaGoForm, toGoForm } from '../../api/json/go-form.js';
+import { messageOfKind, objectMetaGoForm, toGoForm } from '../../api/json/go-form.js';
 import { encodeProtobufListItem } from '../../api/protobuf/encode-protobuf-object.js';
 import type { KubeObject } from '../../api/object.js';
 import { internalError } from '../../machinery/api-error.js';
@@ -19,9 +19,15 @@ const RV_PLACEHOLDER = '"resourceVersion":"0"';
 const LEGACY_METADATA_PREFIX = '{"metadata":{';
 
 export function encodeObject(obj: KubeObject): Uint8Array {
-  // kinds without a Go layout still get kind, apiVersion and metadata first, in Go's ObjectMeta order
-  const { kind, apiVersion, metadata, ...rest } = obj;
-  const stored = toGoForm({ kind, apiVersion, metadata: objectMetaGoForm({ ...metadata, resourceVersion: '0' }), ...rest });
+  const metadata = { ...obj.metadata, resourceVersion: '0' };
+  let stored: KubeObject;
+  if (typeof obj.kind === 'string' && typeof obj.apiVersion === 'string' && messageOfKind(obj.apiVersion, obj.kind)) {
+    stored = toGoForm({ ...obj, metadata });
+  } else {
+    // kinds without a Go layout still get kind, apiVersion and metadata first, in Go's ObjectMeta order
+    const { kind, apiVersion, metadata: _, ...rest } = obj;
+    stored = { kind, apiVersion, metadata: objectMetaGoForm(metadata), ...rest };
+  }
   return Buffer.from(escapeGoJson(JSON.stringify(stored)));
 }
 

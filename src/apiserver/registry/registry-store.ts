@@ -5,7 +5,7 @@ import { listSchemaForKind, type ListSchema } from '../../machinery/managedfield
 import type { Storage } from '../../storage/storage.js';
 import type { ResourceModels } from '../openapi/resource-models.js';
 import { tableConvertorFor, type TableConvertor } from '../tables/index.js';
-import { decodeObject } from './codec.js';
+import { decodeObject, decodeShared } from './codec.js';
 import { createObject } from './create-object.js';
 import { deleteObject } from './delete-object.js';
 import { listObjects, waitForRevision, type RawList } from './list-objects.js';
@@ -76,6 +76,19 @@ export class RegistryStore implements StoreContext {
     const { kv } = await this.storage.get(this.key(namespace, name));
     if (!kv) throw notFound(this.groupResource, name);
     return decodeObject(kv);
+  }
+
+  /**
+   * The object as the watch cache holds it, without a storage read (what
+   * upstream's admission plugins read through listers): shared, so
+   * read-only, and it may lag the storage; read from the storage when the
+   * cache holds none (NotFound only when the storage has none either).
+   */
+  async getShared(namespace: string, name: string): Promise<KubeObject> {
+    const key = this.key(namespace, name);
+    const kv = this.storage.getCached?.(key) ?? (await this.storage.get(key)).kv;
+    if (!kv) throw notFound(this.groupResource, name);
+    return decodeShared(kv);
   }
 
   /** Lists objects; with `raw` (and no filter) the items come back unparsed in `rawKvs`. */

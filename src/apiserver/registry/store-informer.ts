@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../api/object.js';
 import type { Logger } from '../../machinery/logger.js';
 import { CompactedError } from '../../storage/errors.js';
-import { decodeObject } from './codec.js';
+import { decodeObject, decodeShared } from './codec.js';
 import type { RegistryStore } from './registry-store.js';
 
 /** What a store informer tells its owner: a full (re)list, then each change. */
@@ -15,6 +15,12 @@ export interface StoreEventHandler {
    * dropped without decoding the object (deletes are always delivered).
    */
   settled?(name: string): boolean;
+  /**
+   * The handler never changes the objects it is given: changes then come as
+   * the shared decoded objects (decodeShared), which the write and the
+   * watchers of the same value already decoded, instead of a private copy.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -37,9 +43,10 @@ export async function runStoreInformer(
       opts.onSynced?.();
       const from = Number(list.metadata.resourceVersion) + 1;
       const prefix = store.prefix('');
+      const decode = handler.readOnly ? decodeShared : decodeObject;
       for await (const ev of store.backing.watch(prefix, { startRevision: from, signal })) {
-        if (ev.type === 'DELETE') handler.remove(decodeObject(ev.prevKv ?? ev.kv));
-        else if (!handler.settled?.(ev.kv.key.slice(prefix.length))) handler.upsert(decodeObject(ev.kv));
+        if (ev.type === 'DELETE') handler.remove(decode(ev.prevKv ?? ev.kv));
+        else if (!handler.settled?.(ev.kv.key.slice(prefix.length))) handler.upsert(decode(ev.kv));
       }
     } catch (err) {
       if (signal.aborted) return;

@@ -18,7 +18,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const namespaces: Record<string, KubeObject> = {};
 const pods: KubeObject[] = [];
 const stores = {
-  namespaces: () => ({ get: async (_: string, name: string) => namespaces[name] ?? Promise.reject(notFound({ group: '', resource: 'namespaces' }, name)) }) as unknown as RegistryStore,
+  namespaces: () => ({ getShared: async (_: string, name: string) => namespaces[name] ?? Promise.reject(notFound({ group: '', resource: 'namespaces' }, name)) }) as unknown as RegistryStore,
   pods: () => ({ list: async (ns: string) => ({ items: pods.filter((p) => p.metadata?.namespace === ns) }) }) as unknown as RegistryStore,
 };
 

@@ -91,7 +91,7 @@ export class PodSecurity implements ValidatingAdmission {
   private async namespacePolicy(attrs: AdmissionAttributes): Promise<{ policy: Policy; errors: number }> {
     let ns: Namespace;
     try {
-      ns = asKind<Namespace>(await this.stores.namespaces().get('', attrs.namespace));
+      ns = asKind<Namespace>(await this.stores.namespaces().getShared('', attrs.namespace));
     } catch {
       throw internalError(`failed to lookup namespace "${attrs.namespace}"`);
     }

@@ -148,6 +148,8 @@ export class NodeGraph implements NodeGraphSource {
         },
         upsert: add,
         remove,
+        // the graph keeps only names taken from the objects
+        readOnly: true,
         ...(settled ? { settled } : {}),
       };
       this.running.push(runStoreInformer(store, handler, { logger, signal, onSynced: () => markSynced() }));
