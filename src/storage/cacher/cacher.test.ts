@@ -215,4 +215,23 @@ describe('Cacher', () => {
       }
     });
   });
+
+  it('keeps its keys in order across creates and deletes between lists', async () => {
+    await withCacher({}, async (cacher) => {
+      const names = ['m', 'c', 'x', 'a', 'q', 'b', 'z', 'k'];
+      for (const n of names.slice(0, 3)) succeeded(await cacher.create(`/registry/pods/ns/${n}`, bytes(n)));
+      const keysNow = async () => (await cacher.list('/registry/pods/')).kvs.map((kv) => text(kv.value));
+      assert.deepEqual(await keysNow(), ['c', 'm', 'x']);
+      for (const n of names.slice(3)) {
+        succeeded(await cacher.create(`/registry/pods/ns/${n}`, bytes(n)));
+        await keysNow();
+      }
+      succeeded(await cacher.delete('/registry/pods/ns/m'));
+      succeeded(await cacher.delete('/registry/pods/ns/a'));
+      succeeded(await cacher.create('/registry/pods/ns/a', bytes('a again')));
+      assert.deepEqual(await keysNow(), ['a again', 'b', 'c', 'k', 'q', 'x', 'z']);
+      const page = await cacher.list('/registry/pods/', { limit: 3, startAfter: '/registry/pods/ns/b' });
+      assert.deepEqual(page.kvs.map((kv) => text(kv.value)), ['c', 'k', 'q']);
+    });
+  });
 });

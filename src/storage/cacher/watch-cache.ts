@@ -2,7 +2,7 @@ import { CompactedError, WatchClosedError } from '../errors.js';
 import type { KeyValue, ListResult, Storage, WatchEvent } from '../storage.js';
 import { CacheWatcher, type WatcherProgress } from './cache-watcher.js';
 import { EventWindow } from './event-window.js';
-import { listAtRevision, type CurrentObjects } from './list-at-revision.js';
+import { listAtRevision, lowerBound, type CurrentObjects } from './list-at-revision.js';
 import { realClock } from '../../base/clock.js';
 
 export interface WatchCacheOptions {
@@ -207,9 +207,10 @@ export class WatchCache {
     if (modRevision <= this.revision) return;
     const event = withHeldPrevious(storageEvent, this.store.get(key));
     if (event.type === 'DELETE') {
-      if (this.store.delete(key)) this.sortedKeys = undefined;
+      if (this.store.delete(key) && this.sortedKeys) this.sortedKeys.splice(lowerBound(this.sortedKeys, key), 1);
     } else {
-      if (!this.store.has(key)) this.sortedKeys = undefined;
+      // a new key goes into its place: a list after each create must not sort every key again
+      if (!this.store.has(key) && this.sortedKeys) this.sortedKeys.splice(lowerBound(this.sortedKeys, key), 0, key);
       this.store.set(key, event.kv);
     }
     this.window.push(event);
