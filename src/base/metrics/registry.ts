@@ -1,4 +1,5 @@
-import { Counter as PromCounter, Gauge as PromGauge, Histogram as PromHistogram, Registry } from 'prom-client';
+import { Counter as PromCounter, Gauge as PromGauge, Registry, type Metric } from 'prom-client';
+import { FastHistogram } from './histogram.js';
 
 /** Label values of one series, e.g. `{ name: 'deployment' }`. */
 export type Labels = Readonly<Record<string, string>>;
@@ -28,7 +29,7 @@ export function exponentialBuckets(start: number, factor: number, count: number)
   return Array.from({ length: count }, (_, i) => start * factor ** i);
 }
 
-type Family = PromCounter | PromGauge | PromHistogram;
+type Family = PromCounter | PromGauge | FastHistogram;
 
 /**
  * A set of named metrics rendered together as Prometheus text (exposition
@@ -57,8 +58,12 @@ export class MetricsRegistry {
   }
 
   histogram(name: string, help: string, labelNames: readonly string[] = [], buckets: readonly number[] = DEFAULT_BUCKETS): Histogram {
-    const h = this.register(name, PromHistogram, () => new PromHistogram({ name, help, labelNames, buckets: [...buckets], registers: [this.registry] }));
-    return { observe: (labels, value) => h.observe(labels, value) };
+    const h = this.register(name, FastHistogram, () => {
+      const fresh = new FastHistogram(name, help, labelNames, [...buckets].sort((a, b) => a - b));
+      this.registry.registerMetric(fresh as unknown as Metric);
+      return fresh;
+    });
+    return h;
   }
 
   /** All metrics in the Prometheus text exposition format. */
