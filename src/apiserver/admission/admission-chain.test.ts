@@ -3,6 +3,10 @@ import { describe, it } from 'node:test';
 import { forbidden } from '../../machinery/api-error.js';
 import type { AdmissionAttributes, AdmissionPlugin, Operation } from './admission.js';
 import { AdmissionChain } from './admission-chain.js';
+import { toTraceRecord } from '../../trace/journey.js';
+import { configureTracing, spanStore } from '../../trace/tracing.js';
+import { RequestTrace } from '../trace/request-trace.js';
+import { WriteCauses } from '../trace/write-causes.js';
 
 function attrs(operation: Operation): AdmissionAttributes {
   return {
@@ -61,5 +65,30 @@ describe('AdmissionChain', () => {
     const chain = new AdmissionChain([plugin('a', ['CREATE'], { admit: true, reject: true }), plugin('b', ['CREATE'], { admit: true })]);
     await assert.rejects(chain.admit(attrs('CREATE')), { message: 'a says no' });
     assert.deepEqual(calls, ['a.admit']);
+  });
+
+  it("a recorded request gets one stage per plugin run, with its phase, and the rejecting plugin's failed", async () => {
+    await configureTracing({});
+    calls.length = 0;
+    const chain = new AdmissionChain([
+      plugin('a', ['CREATE'], { admit: true, validate: true }),
+      plugin('skipped', ['DELETE'], { admit: true }),
+      plugin('no', ['CREATE'], { admit: true, reject: true }),
+    ]);
+    const trace = new RequestTrace('POST', '/api/v1/namespaces/default/pods', new WriteCauses(), undefined);
+    const create = { ...attrs('CREATE'), trace };
+    await chain.validate(create);
+    await assert.rejects(chain.admit(create), { message: 'no says no' });
+    trace.finish(403);
+    const stages = toTraceRecord(trace.traceId, spanStore.trace(trace.traceId)!).spans.filter((s) => s.hop === 'admission');
+    assert.deepEqual(
+      stages.map((s) => [s.name, s.attributes['skiff.admission.phase'], s.status]),
+      [
+        ['admission a', 'validating', 'Unset'],
+        ['admission a', 'mutating', 'Unset'],
+        ['admission no', 'mutating', 'Error'],
+      ],
+    );
+    assert.equal(stages[2].statusMessage, 'no says no');
   });
 });

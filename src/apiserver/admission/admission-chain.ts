@@ -10,24 +10,36 @@ import { isMutating, isValidating, type Admission, type AdmissionAttributes, typ
 export class AdmissionChain implements Admission {
   readonly mutating: readonly MutatingAdmission[];
   readonly validating: readonly ValidatingAdmission[];
-  /** Each plugin's stage attributes for a recorded request, made once. */
-  private readonly stageAttributes = new Map<AdmissionPlugin, { mutating: Attributes; validating: Attributes }>();
+  /** Each plugin's stage name and attributes for a recorded request, made once. */
+  private readonly stages = new Map<AdmissionPlugin, { name: string; mutating: Attributes; validating: Attributes }>();
 
   constructor(plugins: readonly AdmissionPlugin[]) {
     this.mutating = plugins.filter(isMutating);
     this.validating = plugins.filter(isValidating);
     for (const p of plugins) {
       const of = (phase: string) => Object.freeze({ [ATTR.plugin]: p.name, 'skiff.admission.phase': phase });
-      this.stageAttributes.set(p, { mutating: of('mutating'), validating: of('validating') });
+      this.stages.set(p, { name: `admission ${p.name}`, mutating: of('mutating'), validating: of('validating') });
     }
   }
 
+  // a recorded request's plugins are timed inline (no closure and no extra async frame per plugin)
   async admit(attrs: AdmissionAttributes): Promise<void> {
     const trace = attrs.trace;
     for (const plugin of this.mutating) {
       if (!plugin.handles(attrs.operation)) continue;
-      if (trace) await trace.stage(`admission ${plugin.name}`, 'admission', () => plugin.admit(attrs), this.stageAttributes.get(plugin)!.mutating);
-      else await plugin.admit(attrs);
+      if (!trace) {
+        await plugin.admit(attrs);
+        continue;
+      }
+      const stage = this.stages.get(plugin)!;
+      const start = performance.now();
+      try {
+        await plugin.admit(attrs);
+      } catch (err) {
+        trace.record(stage.name, 'admission', start, stage.mutating, err ?? 'failed');
+        throw err;
+      }
+      trace.record(stage.name, 'admission', start, stage.mutating);
     }
   }
 
@@ -35,8 +47,19 @@ export class AdmissionChain implements Admission {
     const trace = attrs.trace;
     for (const plugin of this.validating) {
       if (!plugin.handles(attrs.operation)) continue;
-      if (trace) await trace.stage(`admission ${plugin.name}`, 'admission', () => plugin.validate(attrs), this.stageAttributes.get(plugin)!.validating);
-      else await plugin.validate(attrs);
+      if (!trace) {
+        await plugin.validate(attrs);
+        continue;
+      }
+      const stage = this.stages.get(plugin)!;
+      const start = performance.now();
+      try {
+        await plugin.validate(attrs);
+      } catch (err) {
+        trace.record(stage.name, 'admission', start, stage.validating, err ?? 'failed');
+        throw err;
+      }
+      trace.record(stage.name, 'admission', start, stage.validating);
     }
   }
 }

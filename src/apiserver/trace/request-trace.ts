@@ -91,6 +91,16 @@ export class RequestTrace implements SpanBatch {
     }
   }
 
+  /**
+   * Records a stage that ran from `start` (a performance.now() taken before
+   * it) until now, failed when `error` is given: for hot paths that time a
+   * stage inline rather than hand stage() a closure. A thrown `undefined`
+   * is still a failure: pass `err ?? 'failed'`.
+   */
+  record(name: string, hop: Hop, start: number, attributes?: Attributes, error?: unknown): void {
+    this.stages.push({ name, hop, start, end: performance.now(), attributes, error });
+  }
+
   /** A synchronous stage (validation), recorded as stage() does. */
   stageSync<T>(name: string, hop: Hop, fn: () => T): T {
     const start = performance.now();
