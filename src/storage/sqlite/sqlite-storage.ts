@@ -73,6 +73,8 @@ export class SqliteStorage implements Storage {
   private readonly space: SpaceGuard;
   private readonly file: FileIdentity;
   private readonly pageSize: number;
+  /** PRAGMA page_count, prepared once: every commit sizes the file (db.pragma compiles it on each call). */
+  private readonly pageCount: Database.Statement<[], number>;
 
   /** Opens the file; throws IntegrityError for a corrupt or foreign one. */
   static open(opts: SqliteStorageOptions): SqliteStorage {
@@ -89,6 +91,7 @@ export class SqliteStorage implements Storage {
     this.durability = new DurableCommits(this.walSync.sync);
     this.file = new FileIdentity(opts.path);
     this.pageSize = db.pragma('page_size', { simple: true }) as number;
+    this.pageCount = db.prepare<[], number>('PRAGMA page_count').pluck();
     this.space = new SpaceGuard(opts.path, opts.quotaBytes ?? DEFAULT_QUOTA_BYTES, this.fileBytes());
     this.applier = new WriteApplier(db);
     this.lists = new ListQuery(db);
@@ -279,7 +282,7 @@ export class SqliteStorage implements Storage {
 
   /** The file's size in bytes, free pages included (what etcd's quota counts). */
   private fileBytes(): number {
-    return (this.db.pragma('page_count', { simple: true }) as number) * this.pageSize;
+    return this.pageCount.get()! * this.pageSize;
   }
 
   private ensureOpen(): void {
