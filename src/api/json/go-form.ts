@@ -21,6 +21,9 @@ interface Layout {
   /** Per field: whether it is printed even when absent (no omitempty, or a struct value). */
   printedWhenAbsent: readonly boolean[];
   names: ReadonlySet<string>;
+  /** Each field's position by JSON name, and the positions printed even when absent. */
+  index: ReadonlyMap<string, number>;
+  always: readonly number[];
 }
 
 function printedWhenAbsent(f: FieldSpec): boolean {
@@ -45,7 +48,14 @@ function layoutOf(type: string): Layout | undefined {
         if (f.inline) fields.push(...(layoutOf(f.type)?.fields ?? []));
         else fields.push(f);
       }
-      l = { fields, printedWhenAbsent: fields.map(printedWhenAbsent), names: new Set(fields.map((f) => f.json)) };
+      const printed = fields.map(printedWhenAbsent);
+      l = {
+        fields,
+        printedWhenAbsent: printed,
+        names: new Set(fields.map((f) => f.json)),
+        index: new Map(fields.map((f, i) => [f.json, i])),
+        always: printed.flatMap((p, i) => (p ? [i] : [])),
+      };
     }
     layouts.set(type, l);
   }
@@ -92,17 +102,35 @@ function formValue(v: Json, type: string): Json {
   return formMessage(v, type);
 }
 
+/*
+ * Walks the object's own keys rather than every field the type has: objects
+ * are sparse, and those read from storage are in Go's order already (then
+ * nothing is sorted).
+ */
 function formMessage(v: Json, type: string): Json {
   const layout = layoutOf(type);
   if (!layout || !isObject(v)) return v;
-  const out: JsonObject = {};
-  const { fields } = layout;
-  for (let i = 0; i < fields.length; i++) {
-    const f = fields[i];
-    const x = v[f.json];
-    if (x !== undefined || layout.printedWhenAbsent[i]) put(out, f, x);
+  const { fields, index } = layout;
+  const present: number[] = [];
+  let unknown: string[] | undefined;
+  let ordered = true;
+  for (const k of Object.keys(v)) {
+    const i = index.get(k);
+    if (i === undefined) (unknown ??= []).push(k);
+    else if (v[k] !== undefined) {
+      if (present.length > 0 && i < present[present.length - 1]!) ordered = false;
+      present.push(i);
+    }
   }
-  for (const k of Object.keys(v)) if (!layout.names.has(k) && !(k in out)) out[k] = v[k];
+  for (const i of layout.always) {
+    if (v[fields[i]!.json] !== undefined) continue;
+    present.push(i);
+    ordered = false;
+  }
+  if (!ordered) present.sort((a, b) => a - b);
+  const out: JsonObject = {};
+  for (const i of present) put(out, fields[i]!, v[fields[i]!.json]);
+  if (unknown) for (const k of unknown) if (!(k in out)) out[k] = v[k];
   return out;
 }
 
