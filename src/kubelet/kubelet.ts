@@ -74,6 +74,8 @@ export interface KubeletOptions {
   configurePodNetwork?(podCIDR: string): Promise<void>;
   /** Frees pod IPs whose sandbox the runtime no longer holds (run in housekeeping after orphaned sandboxes are removed). */
   releaseLeakedPodIPs?(): Promise<unknown>;
+  /** Removes pinned network namespaces no sandbox holds (run in housekeeping after leaked pod IPs are released). */
+  removeStaleNetns?(): Promise<unknown>;
   /** Time and timers for heartbeats, status, resyncs, back-off and probes (default the real clock). */
   clock?: Clock;
   /** Cluster DNS for pods' resolv.conf (--cluster-dns, --cluster-domain, --resolv-conf). */
@@ -300,7 +302,7 @@ export class Kubelet {
     serviceInformers.start(signal);
     await Promise.all([
       ...heartbeats, manifestPath ? staticSource.run(signal) : undefined, manifestPath ? mirrors.run(signal) : undefined,
-      workers.housekeeping(signal, () => pods.hasSynced(), { releasePodIPs: this.opts.releaseLeakedPodIPs }),
+      workers.housekeeping(signal, () => pods.hasSynced(), { releasePodIPs: this.opts.releaseLeakedPodIPs, removeStaleNetns: this.opts.removeStaleNetns }),
     ]);
     // containers keep running: whether they stop is the runtime owner's call (skiff server stops them, skiff kubelet does not)
     await workers.stop();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { busyboxLayer, dockerArchive } from '../../src/kubelet/images/busybox-image.js';
@@ -37,6 +38,11 @@ describe('real containers through containerd', requirements, () => {
   });
 
   after(() => stopContainerdServer(server));
+
+  /** Where this node's containerd pins its pods' network namespaces (its own, not the host's /var/run/netns). */
+  const netnsDir = () => join(server.dataDir, 'kubelet', 'containerd', 'state', 'io.containerd.grpc.v1.cri', 'netns');
+  /** A pinned namespace whose sandbox containerd lost (made here: housekeeping judges only those over a minute old). */
+  let leakedNetns = '';
 
   test('the node reports containerd and the imported images', async () => {
     const node = (await kubectl.json<{ items: { status: { nodeInfo: { containerRuntimeVersion: string } }; spec: { podCIDR?: string } }[] }>(['get', 'nodes'])).items[0]!;
@@ -210,6 +216,11 @@ spec:
 
   test('containerd killed with SIGKILL is restarted by the kubelet; the pods keep running and new pods start', async () => {
     const before = await webPods();
+    // each pod's network namespace is pinned under the node's own containerd state dir
+    assert.ok(readdirSync(netnsDir()).length >= 3, `pods' namespaces in ${netnsDir()}`);
+    leakedNetns = join(netnsDir(), 'cni-lost-by-a-killed-containerd');
+    writeFileSync(leakedNetns, '');
+    execFileSync('unshare', [`--net=${leakedNetns}`, 'true']);
     const pidFile = join(server.dataDir, 'kubelet', 'containerd', 'containerd.pid');
     const pid = Number(readFileSync(pidFile, 'utf8'));
     process.kill(pid, 'SIGKILL');
@@ -239,7 +250,7 @@ spec:
     assert.equal((await kubectl.ok(['exec', 'after-crash', '--', 'echo', 'adopted'])).trim(), 'adopted');
   });
 
-  test('after the restart, housekeeping removes a sandbox no pod owns and releases its IP and a leaked one', async () => {
+  test('after the restart, housekeeping removes a sandbox no pod owns with its IP and network namespace, a leaked IP and a leaked namespace', async () => {
     // what a pod deleted while the kubelet was down leaves behind: a running sandbox with a network, and an address
     // whose sandbox containerd never recorded (killed mid-RunPodSandbox)
     const ipam = join(server.dataDir, 'kubelet', 'cni', 'ipam', 'skiff-pods');
@@ -248,16 +259,21 @@ spec:
     for (const ip of ips) assert.ok(existsSync(join(ipam, ip)), `${ip} is allocated in ${ipam}`);
     const cri = await CriRuntime.connect(`unix://${join(server.dataDir, 'kubelet', 'containerd', 'containerd.sock')}`);
     try {
+      const podsNetns = await cri.heldNetnsPaths();
       const orphan = await cri.runPodSandbox({ uid: 'no-such-pod', name: 'orphan', namespace: 'default', hostname: 'orphan', logDirectory: join(server.dataDir, 'orphan-logs') });
       assert.match(orphan.ip ?? '', /^10\.42\.\d+\.\d+$/);
+      const orphanNetns = [...(await cri.heldNetnsPaths())].find((p) => !podsNetns.has(p));
+      assert.ok(orphanNetns?.startsWith(netnsDir()), `the orphan's namespace ${orphanNetns} is under ${netnsDir()}`);
       const leaked = join(ipam, `${ips[0]!.split('.').slice(0, 3).join('.')}.250`);
       writeFileSync(leaked, 'sandbox-containerd-never-recorded\r\neth0');
       const hourAgo = (Date.now() - 3600_000) / 1000;
       utimesSync(leaked, hourAgo, hourAgo);
-      await waitFor('the orphaned sandbox removed and both addresses released', async () => {
+      await waitFor('the orphaned sandbox removed, both addresses released and both namespaces gone', async () => {
         const left = (await cri.listPodSandboxes()).some((s) => s.id === orphan.id);
-        return !left && !existsSync(join(ipam, orphan.ip!)) && !existsSync(leaked);
-      }, 60_000);
+        return !left && !existsSync(join(ipam, orphan.ip!)) && !existsSync(leaked) && !existsSync(orphanNetns!) && !existsSync(leakedNetns);
+      }, 90_000);
+      // the pods' own namespaces stay theirs
+      for (const p of podsNetns) assert.ok(existsSync(p), `${p} is still there`);
     } finally {
       await cri.close();
     }

@@ -194,6 +194,7 @@ export const command: ComponentCommand = {
       runtime,
       configurePodNetwork: selected.configurePodNetwork,
       releaseLeakedPodIPs: selected.releaseLeakedPodIPs,
+      removeStaleNetns: selected.removeStaleNetns,
       rootDir,
       port,
       bindAddress: str('address'),

@@ -16,6 +16,7 @@ test('the containerd config keeps everything under its own directory and uses th
   assert.match(text, /restrict_oom_score_adj = true/);
   assert.match(text, /conf_dir = "\/data\/cni"/);
   assert.match(text, /stream_server_address = "127.0.0.1"/);
+  assert.match(text, /netns_mounts_under_state_dir = true/);
   assert.doesNotMatch(containerdConfig({ dir: '/d', sandboxImage: 'p', cniBinDir: 'b', cniConfDir: 'c', cgroupDriver: 'cgroupfs', registryConfigDir: 'r' }), /SystemdCgroup = true/);
 });
 

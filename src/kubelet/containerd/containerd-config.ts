@@ -26,6 +26,8 @@ export function containerdPaths(dir: string) {
     socket: join(dir, 'containerd.sock'),
     config: join(dir, 'config.toml'),
     log: join(dir, 'containerd.log'),
+    /** The pods' pinned network namespaces (`netns_mounts_under_state_dir`): this node's alone, not the host's /var/run/netns. */
+    netns: join(dir, 'state', 'io.containerd.grpc.v1.cri', 'netns'),
   };
 }
 
@@ -61,7 +63,8 @@ const q = (s: string) => JSON.stringify(s);
  * containerd's config (version 2), like k3s's template: its own root, state
  * and socket so it never touches a system containerd; the CRI plugin with
  * runc v2, the host's cgroup driver, the CNI directories, the sandbox image
- * and per-registry host configs; the streaming server on loopback only.
+ * and per-registry host configs; the streaming server on loopback only;
+ * the pods' network namespaces pinned under the state dir.
  */
 export function containerdConfig(o: ContainerdConfigOptions): string {
   const p = containerdPaths(o.dir);
@@ -84,6 +87,8 @@ ${cri}
   enable_selinux = false
   restrict_oom_score_adj = ${o.restrictOomScoreAdj ? 'true' : 'false'}
   disable_apparmor = true
+  # each node's pod network namespaces under its own state dir, so its housekeeping can tell which are stale
+  netns_mounts_under_state_dir = true
 
 ${cri.slice(0, -1)}.containerd]
   snapshotter = "overlayfs"

@@ -74,15 +74,17 @@ export class PodWorkers implements ResourceEventHandler<Pod> {
    * pod source has been read in full, pod sandboxes the runtime still holds
    * for pods this kubelet no longer knows (deleted while it was down) are
    * stopped and removed (the runtime tears their network down), then
-   * `releasePodIPs` frees pod IPs no sandbox holds any more.
+   * `releasePodIPs` frees pod IPs no sandbox holds any more and
+   * `removeStaleNetns` the network namespaces none holds.
    */
-  async housekeeping(signal: AbortSignal, ready: () => boolean, o: { periodMs?: number; releasePodIPs?: () => Promise<unknown> } = {}): Promise<void> {
+  async housekeeping(signal: AbortSignal, ready: () => boolean, o: { periodMs?: number; releasePodIPs?: () => Promise<unknown>; removeStaleNetns?: () => Promise<unknown> } = {}): Promise<void> {
     while (!signal.aborted) {
       await (this.deps.clock ?? realClock).sleep(o.periodMs ?? 10_000, signal);
       if (signal.aborted || this.stopped || !ready()) continue;
       try {
         await this.removeOrphans();
         await o.releasePodIPs?.();
+        await o.removeStaleNetns?.();
       } catch (err) {
         this.deps.logger.warn('pod housekeeping failed', { error: err instanceof Error ? err.message : String(err) });
       }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from '../../machinery/logger.js';
 import { CNI_CONFIG_FILE, POD_NETWORK_NAME, writePodNetworkConfig } from '../cni/cni-config.js';
 import { cniDel } from '../cni/cni-del.js';
+import { NetnsGC } from '../cni/netns-gc.js';
 import { PodIPGC } from '../cni/pod-ip-gc.js';
 import { ensurePodMasquerade } from '../cni/pod-masquerade.js';
 import { ContainerdSupervisor } from '../containerd/containerd-supervisor.js';
@@ -40,6 +41,8 @@ export interface SelectedRuntime {
   configurePodNetwork?(podCIDR: string): Promise<void>;
   /** Releases pod IPs whose sandbox the runtime no longer knows (CNI DEL); present with that same network config. */
   releaseLeakedPodIPs?(): Promise<unknown[]>;
+  /** Removes the pinned network namespaces no sandbox holds (the supervised containerd's own directory). */
+  removeStaleNetns?(): Promise<unknown[]>;
   /** Stops (`stopPods`) or leaves running the pods, then releases the runtime (and stops a supervised containerd). */
   close(stopPods: boolean): Promise<void>;
 }
@@ -108,11 +111,15 @@ export async function selectRuntime(o: SelectRuntimeOptions): Promise<SelectedRu
     release: (a) => cniDel({ conflistPath: join(cniConfDir, CNI_CONFIG_FILE), binDir: cniBinDir, containerId: a.containerId, ifName: a.ifName }),
     logger: o.logger,
   });
+  const netns = new NetnsGC({ dir: supervisor.paths.netns, heldPaths: () => cri.heldNetnsPaths(), creatingSince: () => cri.sandboxCreationsSince(), logger: o.logger });
   return {
     runtime: cri, kind: 'cri', configurePodNetwork,
     releaseLeakedPodIPs: () => podIPs.releaseLeaked(),
+    removeStaleNetns: () => netns.removeStale(),
     async close(stopPods) {
       await closeCri(cri, stopPods);
+      // every sandbox is gone: whatever namespace is still pinned is stale
+      if (stopPods) await new NetnsGC({ dir: supervisor.paths.netns, heldPaths: async () => new Set(), creatingSince: () => undefined, minAgeMs: 0, logger: o.logger }).removeStale();
       await supervisor.stop();
     },
   };

@@ -30,6 +30,9 @@ interface CriContainerStats {
   memory?: { timestamp: number; workingSetBytes: CriValue; usageBytes: CriValue; rssBytes: CriValue } | null;
 }
 
+/** What containerd's verbose PodSandboxStatus tells in `info.info`: the pause pid and the runtime spec. */
+interface SandboxInfo { pid?: unknown; runtimeSpec?: { linux?: { namespaces?: { type: string; path?: string }[] } } }
+
 interface CriImage { id: string; repoTags: string[]; repoDigests: string[]; size: number; uid?: { value: number } | null; username: string; pinned?: boolean }
 
 /** gRPC status names, for pull errors worded as upstream's kubelet shows them (`rpc error: code = NotFound desc = …`). */
@@ -59,6 +62,8 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
   private readonly listeners: ((s: ContainerStatus) => void)[] = [];
   private readonly sandboxIPs = new Map<string, string>();
   private readonly sandboxPids = new Map<string, number>();
+  /** Each sandbox's network namespace path ('' for the host's), once asked (heldNetnsPaths). */
+  private readonly sandboxNetns = new Map<string, string>();
   /**
    * The PLEG's cache (upstream's pod cache): each container's status as last
    * read, with the CRI state it had. Once a relist has seen the container
@@ -180,6 +185,7 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
     await this.ignoreNotFound(this.client.runtime('RemovePodSandbox', { podSandboxId: id }));
     this.sandboxIPs.delete(id);
     this.sandboxPids.delete(id);
+    this.sandboxNetns.delete(id);
   }
 
   async listPodSandboxes(filter: PodSandboxFilter = {}): Promise<PodSandboxStatus[]> {
@@ -417,23 +423,48 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
   private async sandboxPid(id: string): Promise<number | undefined> {
     const known = this.sandboxPids.get(id);
     if (known && existsSync(`/proc/${known}`)) return known;
+    const info = await this.sandboxInfo(id);
+    if (!info) throw new RuntimeError('NotFound', `pod sandbox ${id} not found`);
+    const pid = Number(info.pid);
+    if (!Number.isInteger(pid) || pid <= 0) return undefined;
+    this.sandboxPids.set(id, pid);
+    return pid;
+  }
+
+  /** The verbose status's `info` of a sandbox (containerd's and CRI-O's are JSON), or undefined once it is gone. */
+  private async sandboxInfo(id: string): Promise<SandboxInfo | undefined> {
     let res: CriMessage;
     try {
       res = await this.client.runtime('PodSandboxStatus', { podSandboxId: id, verbose: true });
     } catch (err) {
-      if (err instanceof CriError && err.notFound) throw new RuntimeError('NotFound', `pod sandbox ${id} not found`);
+      if (err instanceof CriError && err.notFound) return undefined;
       throw err;
     }
     try {
-      const pid = Number((JSON.parse((res.info as Record<string, string>).info ?? '{}') as { pid?: unknown }).pid);
-      if (Number.isInteger(pid) && pid > 0) {
-        this.sandboxPids.set(id, pid);
-        return pid;
-      }
+      return JSON.parse((res.info as Record<string, string>).info ?? '{}') as SandboxInfo;
     } catch {
       // not JSON: a runtime that words its info otherwise
+      return {};
     }
-    return undefined;
+  }
+
+  /**
+   * The network namespace paths every sandbox the runtime holds (whatever
+   * its state) was given, from its runtime spec in the verbose status; each
+   * sandbox is asked once in its life.
+   */
+  async heldNetnsPaths(): Promise<Set<string>> {
+    const ids = new Set(((await this.client.runtime('ListPodSandbox', { filter: {} })).items as CriSandbox[]).map((s) => s.id));
+    for (const id of this.sandboxNetns.keys()) if (!ids.has(id)) this.sandboxNetns.delete(id);
+    for (const id of ids) {
+      if (this.sandboxNetns.has(id)) continue;
+      const info = await this.sandboxInfo(id);
+      if (!info) continue;
+      const ns = info.runtimeSpec?.linux?.namespaces?.find((n) => n.type === 'network');
+      // a host-network sandbox has none
+      this.sandboxNetns.set(id, ns?.path ?? '');
+    }
+    return new Set([...this.sandboxNetns.values()].filter(Boolean));
   }
 
   /** CRI ReopenContainerLog: the kubelet renamed the container's log to rotate it. */
