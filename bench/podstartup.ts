@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Pod } from 'kubernetes-types/core/v1.js';
@@ -25,7 +25,9 @@ import { requestCounts } from './scale-probes.js';
  * `skiff server` process, of containerd (with the CNI plugins it ran) and of
  * the pods' shims (with runc), from /proc over the measured window, and on
  * both runtimes the API writes per pod by verb and resource (the server's
- * apiserver_request_total over the same window).
+ * apiserver_request_total over the same window), and the sustainable rate:
+ * the machine's cores over the CPU per pod, past which pods queue and the
+ * latencies measure the queue rather than a start.
  * SKIFF_BENCH_LOG=FILE keeps the server's log; SKIFF_BENCH_WRAP=CMD runs the
  * server under CMD (which must exec its arguments, e.g. to add --cpu-prof).
  */
@@ -83,7 +85,12 @@ function report(title: string, r: Measured, count: number, rate: number): void {
   process.stdout.write(`  of which on node    ${fmt(percentile(r.onNode, 50))} ms p50, ${fmt(percentile(r.onNode, 99))} ms p99 (bound → Running)\n`);
   if (r.cpu) {
     const per = (s: number) => `${fmt((s * 1000) / count)} ms`;
-    process.stdout.write(`  CPU per pod         ${per(r.cpu.server + r.cpu.containerd + r.cpu.shims)}: skiff server ${per(r.cpu.server)}, containerd + CNI ${per(r.cpu.containerd)}, shims + runc ${per(r.cpu.shims)}\n`);
+    const total = r.cpu.server + r.cpu.containerd + r.cpu.shims;
+    process.stdout.write(`  CPU per pod         ${per(total)}: skiff server ${per(r.cpu.server)}, containerd + CNI ${per(r.cpu.containerd)}, shims + runc ${per(r.cpu.shims)}\n`);
+    // what the node can carry: past it, pods queue and the latency grows with the run rather than measuring a start
+    const cores = availableParallelism();
+    const sustainable = (cores * count) / total;
+    process.stdout.write(`  sustainable rate    ${fmt(sustainable, 1)} pods/s (${cores} cores / CPU per pod, if nothing else ran)${rate > sustainable ? `: ${rate}/s is over it, so these latencies measure a queue` : ''}\n`);
   }
   const total = r.writes.reduce((n, w) => n + w.count, 0);
   process.stdout.write(`  API writes per pod  ${fmt(total / count, 2)}: ${r.writes.map((w) => `${w.key} ${fmt(w.count / count, 2)}`).join(', ')}\n`);
