@@ -1,5 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
-import { criCodec } from './cri-messages.js';
+import { criCodec, type CriMessageName } from './cri-messages.js';
 
 /** A CRI call failed; `code` is the gRPC status (5 = NotFound, 4 = DeadlineExceeded, 14 = Unavailable). */
 export class CriError extends Error {
@@ -37,8 +37,9 @@ export class CriClient {
     });
   }
 
-  runtime(method: RuntimeMethod, request: object, timeoutMs = 60_000): Promise<CriMessage> {
-    return this.call('RuntimeService', method, request, timeoutMs);
+  /** A RuntimeService call; `response` names a narrower message to decode the answer as (fields it leaves out are skipped). */
+  runtime(method: RuntimeMethod, request: object, timeoutMs = 60_000, response?: CriMessageName): Promise<CriMessage> {
+    return this.call('RuntimeService', method, request, timeoutMs, response);
   }
 
   image(method: ImageMethod, request: object, timeoutMs = 15 * 60_000): Promise<CriMessage> {
@@ -49,9 +50,9 @@ export class CriClient {
     this.client.close();
   }
 
-  private call(service: string, method: string, request: object, timeoutMs: number): Promise<CriMessage> {
+  private call(service: string, method: string, request: object, timeoutMs: number, response?: CriMessageName): Promise<CriMessage> {
     const req = criCodec(`${method}Request` as never);
-    const res = criCodec(`${method}Response` as never);
+    const res = criCodec(response ?? (`${method}Response` as never));
     return new Promise((resolve, reject) => {
       this.client.makeUnaryRequest(
         `/runtime.v1.${service}/${method}`,

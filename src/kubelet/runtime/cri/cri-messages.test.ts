@@ -46,3 +46,13 @@ test('ListContainerStatsResponse: wrapped uint64 figures decode as numbers; abse
   assert.equal(s.cpu.usageNanoCores, null);
   assert.deepEqual(s.memory.workingSetBytes, { value: 4_194_304 });
 });
+
+test('the relist\'s narrow ListContainers answer reads only each container\'s id and state from the full message', () => {
+  const full = criCodec('ListContainersResponse').encode({
+    containers: [
+      { id: 'c1', podSandboxId: 's1', metadata: { name: 'app', attempt: 1 }, image: { image: 'busybox' }, state: 1, createdAt: 1_700_000_000_000_000_000, labels: { a: 'b' }, annotations: { c: 'd' } },
+      { id: 'c2', state: 2 },
+    ],
+  });
+  assert.deepEqual(criCodec('ListContainerStatesResponse').decode(full), { containers: [{ id: 'c1', state: 1 }, { id: 'c2', state: 2 }] });
+});

@@ -86,6 +86,9 @@ const messages: Record<string, Fields> = {
     state: [6, 'int32'], createdAt: [7, 'int64'], labels: stringMap(8), annotations: stringMap(9),
   },
   ListContainersResponse: { containers: [1, 'Container', 'repeated'] },
+  // the PLEG's relist reads only each container's id and state: the rest (labels, annotations, image) is skipped undecoded
+  ContainerIdState: { id: [1, 'string'], state: [6, 'int32'] },
+  ListContainerStatesResponse: { containers: [1, 'ContainerIdState', 'repeated'] },
   ContainerStatusRequest: { containerId: [1, 'string'], verbose: [2, 'bool'] },
   ContainerStatus: {
     id: [1, 'string'], metadata: [2, 'ContainerMetadata'], state: [3, 'int32'], createdAt: [4, 'int64'], startedAt: [5, 'int64'],
@@ -165,7 +168,9 @@ export interface CriCodec {
 
 const codecs = new Map<string, CriCodec>();
 
-export function criCodec(name: keyof typeof messages): CriCodec {
+export type CriMessageName = keyof typeof messages;
+
+export function criCodec(name: CriMessageName): CriCodec {
   let c = codecs.get(name);
   if (!c) {
     const type = root.lookupType(`runtime.v1.${name}`);

@@ -483,7 +483,7 @@ export class CriRuntime implements Runtime, StreamUrlRuntime, ImageService, Stat
     let first = true;
     while (!signal.aborted) {
       try {
-        const res = await this.client.runtime('ListContainers', {}, 10_000);
+        const res = await this.client.runtime('ListContainers', {}, 10_000, 'ListContainerStatesResponse');
         const now = new Map((res.containers as { id: string; state: number }[]).map((c) => [c.id, c.state]));
         for (const id of this.statusCache.keys()) if (!now.has(id)) this.statusCache.delete(id);
         for (const [id, state] of now) {
