@@ -14,30 +14,6 @@ function needsAttention(n: GraphNode): boolean {
   return n.owners.length > 0 || (!!n.deletionTimestamp && (n.finalizers.includes(ORPHAN_FINALIZER) || n.finalizers.includes(FOREGROUND_FINALIZER)));
 }
 
-function sameOwners(a: GraphNode['owners'], b: GraphNode['owners']): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x.uid !== y.uid || x.name !== y.name || x.kind !== y.kind || x.apiVersion !== y.apiVersion || x.controller !== y.controller || x.blockOwnerDeletion !== y.blockOwnerDeletion) return false;
-  }
-  return true;
-}
-
-/**
- * Whether an event changed what the collector decides for the object: as
- * upstream's graph builder, only a new object, changed owner references or
- * a change in its deletion (timestamp, finalizers) call for a look; its
- * owners' own changes queue it through their events.
- */
-function changedForCollector(previous: GraphNode | undefined, node: GraphNode): boolean {
-  if (!previous) return true;
-  if (previous.deletionTimestamp !== node.deletionTimestamp) return true;
-  if (previous.finalizers.length !== node.finalizers.length || previous.finalizers.some((f, i) => f !== node.finalizers[i])) return true;
-  return !sameOwners(previous.owners, node.owners);
-}
-
 export const controller: ControllerDescriptor = {
   name: 'garbagecollector',
   async start(ctx) {
@@ -55,7 +31,9 @@ export const controller: ControllerDescriptor = {
       const upsert = (obj: ApiObject): void => {
         const previous = graph.upsert(obj, info);
         const node = graph.get(obj.metadata?.uid ?? '')!;
-        if (needsAttention(node) && changedForCollector(previous, node)) c.queue.add(node.uid);
+        // Every event of an object with owners is a look, as before the upstream-style filter: an owner the
+        // collector cannot watch (a custom kind not yet monitored) is noticed gone only when its dependent is looked at again.
+        if (needsAttention(node)) c.queue.add(node.uid);
         // An owner deleting in the foreground may be unblocked by a dependent dropping its reference.
         for (const ref of previous?.owners ?? []) if (!node.owners.some((r) => r.uid === ref.uid)) c.queue.add(ref.uid);
         nodes.set({}, graph.size);
