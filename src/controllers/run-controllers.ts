@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Client } from '../client/rest/client.js';
 import { SharedInformerFactory } from '../client/cache/shared-informer-factory.js';
+import { stripManagedFields } from '../client/cache/transform.js';
 import { EventRecorder } from '../client/events/event-recorder.js';
 import type { Clock } from '../base/clock.js';
 import type { Logger } from '../machinery/logger.js';
@@ -37,7 +38,8 @@ export interface RunControllersOptions {
 export async function runControllers(o: RunControllersOptions, signal: AbortSignal): Promise<void> {
   // Every in-flight request of every controller listens on this signal.
   setMaxListeners(0, signal);
-  const informers = new SharedInformerFactory(o.client, { resyncPeriod: o.resyncPeriod });
+  // as kube-controller-manager's informers: no controller reads managedFields, often the largest part of an object
+  const informers = new SharedInformerFactory(o.client, { resyncPeriod: o.resyncPeriod, informer: { transform: stripManagedFields } });
   const recorders: EventRecorder[] = [];
   const runs = o.controllers.map(async (c) => {
     const logger = o.logger.with({ controller: c.name });

@@ -3,6 +3,7 @@ import { PODS } from '../api/resource-refs.js';
 import { realClock, type Clock } from '../base/clock.js';
 import { listWatcherFor } from '../client/cache/list-watcher.js';
 import { Reflector } from '../client/cache/reflector.js';
+import { stripManagedFields } from '../client/cache/transform.js';
 import type { Client } from '../client/rest/client.js';
 import { isConflict, isNotFound } from '../client/rest/error-predicates.js';
 import { RateLimitingQueue } from '../client/workqueue/rate-limiting-queue.js';
@@ -80,13 +81,14 @@ export class PodLifecycle {
       // every bound pod; those of other nodes are dropped in observe()
       listerWatcher: listWatcherFor(this.o.client.resource<Pod>(PODS), { fieldSelector: 'spec.nodeName!=' }),
       store: {
-        add: (p) => this.observe(p),
-        update: (p) => this.observe(p),
+        // kept without managedFields, as the controllers' and scheduler's informers keep pods: nothing here reads them, and a status write keeps the stored records
+        add: (p) => this.observe(stripManagedFields(p)),
+        update: (p) => this.observe(stripManagedFields(p)),
         delete: (p) => this.forget(p),
         replace: (items) => {
           const present = new Set(items.map(keyOf));
           for (const pod of [...this.pods.values()]) if (!present.has(keyOf(pod))) this.forget(pod);
-          items.forEach((p) => this.observe(p));
+          items.forEach((p) => this.observe(stripManagedFields(p)));
         },
       },
       onError: (err) => this.o.logger.debug('pod watch failed; retrying', { error: err instanceof Error ? err.message : String(err) }),

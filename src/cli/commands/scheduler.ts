@@ -3,6 +3,7 @@ import type { ComponentCommand } from '../command.js';
 import { CLIENT_FLAGS, clientFromFlags, componentKubeconfig, healthFlags, healthPort, LEADER_GAUGE, leaderElectionFlags, runWhileLeading } from '../component-runtime.js';
 import { UsageError } from '../flags.js';
 import { SharedInformerFactory } from '../../client/cache/shared-informer-factory.js';
+import { stripManagedFields } from '../../client/cache/transform.js';
 import { EventRecorder } from '../../client/events/event-recorder.js';
 import { DaemonServer } from '../../base/http/daemon-server.js';
 import { MetricsRegistry } from '../../base/metrics/registry.js';
@@ -50,7 +51,8 @@ export const command: ComponentCommand = {
 
     // Each term of leadership gets fresh informers and cache: nothing stale survives a lost lease.
     const schedule = async (signal: AbortSignal): Promise<void> => {
-      const informers = new SharedInformerFactory(client);
+      // as kube-scheduler's informers: managedFields are never read, and are often the largest part of an object
+      const informers = new SharedInformerFactory(client, { informer: { transform: stripManagedFields } });
       let scheduler: Scheduler;
       try {
         scheduler = new Scheduler({ client, informers, config, recorder, logger, metrics: schedulerMetrics(registry) });

@@ -11,7 +11,7 @@ export interface SharedInformerFactoryOptions {
   labelSelector?: string;
   fieldSelector?: string;
   resyncPeriod?: number;
-  informer?: Pick<SharedInformerOptions<ApiObject>, 'freeze' | 'onHandlerError'> & { reflector?: SharedInformerOptions<ApiObject>['reflector'] };
+  informer?: Pick<SharedInformerOptions<ApiObject>, 'freeze' | 'onHandlerError' | 'transform'> & { reflector?: SharedInformerOptions<ApiObject>['reflector'] };
 }
 
 /**

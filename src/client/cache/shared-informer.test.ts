@@ -12,6 +12,7 @@ import { SharedInformerFactory } from './shared-informer-factory.js';
 import { DeletedFinalStateUnknown } from './deleted-final-state-unknown.js';
 import { waitForCacheSync } from './wait-for-cache-sync.js';
 import { metaNamespaceKey } from './store.js';
+import { stripManagedFields } from './transform.js';
 import { CONFIG_MAPS } from '../../api/resource-refs.js';
 
 let api: TestApiServer;
@@ -193,4 +194,34 @@ test('factory shares one informer per resource; waitForCacheSync; shutdown await
   const never = new AbortController();
   never.abort();
   assert.equal(await waitForCacheSync(never.signal, informer()), false);
+});
+
+test('a transform (stripManagedFields) applies to listed, added, updated and deleted objects; an update from a cached copy keeps the stored records', async () => {
+  const cms = client.resource<ConfigMap>(CONFIG_MAPS).namespace('a');
+  await cms.create(cm('a', 'listed'));
+  const factory = new SharedInformerFactory(client, { namespace: 'a', informer: { transform: stripManagedFields } });
+  const inf = factory.forResource<ConfigMap>(CONFIG_MAPS);
+  const seen: ConfigMap[] = [];
+  inf.addEventHandler({ onAdd: (o) => seen.push(o), onUpdate: (_, n) => seen.push(n), onDelete: (o) => seen.push(o instanceof DeletedFinalStateUnknown ? o.obj : o) });
+  factory.start(ac.signal);
+  assert.equal(await factory.waitForCacheSync(ac.signal), true);
+  await cms.create(cm('a', 'added'));
+  await waitFor(() => inf.lister.namespace('a').get('added') !== undefined, 'the added object cached');
+  const cached = inf.lister.namespace('a').get('listed')!;
+  await cms.update({ ...cached, data: { v: '1' } });
+  await cms.delete('added');
+  await waitFor(() => seen.length === 4, 'list, add, update and delete handled');
+  assert.ok((await cms.get('listed')).metadata?.managedFields?.length, 'the server keeps its records');
+  assert.deepEqual(seen.map((o) => [o.metadata?.name, o.metadata?.managedFields]), [['listed', undefined], ['added', undefined], ['listed', undefined], ['added', undefined]]);
+  ac.abort();
+  await factory.shutdown();
+});
+
+test('stripManagedFields copies only an object that has managedFields, and leaves its argument as it was', () => {
+  const plain = cm('a', 'p');
+  assert.equal(stripManagedFields(plain), plain);
+  const recorded: ConfigMap = { ...cm('a', 'r'), metadata: { namespace: 'a', name: 'r', managedFields: [{ manager: 'm', operation: 'Update' }] } };
+  const stripped = stripManagedFields(recorded);
+  assert.deepEqual(stripped, { ...recorded, metadata: { namespace: 'a', name: 'r' } });
+  assert.equal(recorded.metadata?.managedFields?.length, 1);
 });

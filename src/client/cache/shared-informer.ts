@@ -9,6 +9,7 @@ import { Lister } from './lister.js';
 import { DeletedFinalStateUnknown } from './deleted-final-state-unknown.js';
 import { deepFreeze, FREEZE_CACHED_OBJECTS } from './deep-freeze.js';
 import type { HandlerRegistration, ResourceEventHandler } from './resource-event-handler.js';
+import type { TransformFunc } from './transform.js';
 
 export interface SharedInformerOptions<T extends ApiObject> {
   listerWatcher: ListerWatcher<T>;
@@ -17,6 +18,8 @@ export interface SharedInformerOptions<T extends ApiObject> {
   indexers?: Indexers<T>;
   /** Deep-freeze cached objects; defaults to on unless NODE_ENV=production. */
   freeze?: boolean;
+  /** Applied to every object (listed, added, updated or deleted) before it is cached or handed to handlers. */
+  transform?: TransformFunc<T>;
   reflector?: Pick<ReflectorOptions<T>, 'pageSize' | 'backoff' | 'minWatchTimeoutSeconds' | 'onError'>;
   /** A handler threw; the informer carries on. */
   onHandlerError?: (err: unknown) => void;
@@ -41,6 +44,7 @@ export class SharedIndexInformer<T extends ApiObject> {
   private readonly listeners = new Set<Listener<T>>();
   private readonly reflector: Reflector<T>;
   private readonly freeze: boolean;
+  private readonly transform: TransformFunc<T> | undefined;
   private synced = false;
   private syncWaiters: (() => void)[] = [];
   private running?: Promise<void>;
@@ -49,6 +53,7 @@ export class SharedIndexInformer<T extends ApiObject> {
     this.indexer = new MapIndexer<T>(options.indexers);
     this.lister = new Lister(this.indexer);
     this.freeze = options.freeze ?? FREEZE_CACHED_OBJECTS;
+    this.transform = options.transform;
     this.reflector = new Reflector<T>({
       ...options.reflector,
       listerWatcher: options.listerWatcher,
@@ -126,8 +131,14 @@ export class SharedIndexInformer<T extends ApiObject> {
     }, l.resyncPeriod);
   }
 
+  /** What is cached of an object from the server: transformed, then frozen. */
+  private prepare(raw: T): T {
+    const obj = this.transform ? this.transform(raw) : raw;
+    return this.freeze ? deepFreeze(obj) : obj;
+  }
+
   private upsert(raw: T): void {
-    const obj = this.freeze ? deepFreeze(raw) : raw;
+    const obj = this.prepare(raw);
     const old = this.indexer.getByKey(this.indexer.keyFunc(obj));
     this.indexer.update(obj);
     for (const l of this.listeners) {
@@ -139,7 +150,7 @@ export class SharedIndexInformer<T extends ApiObject> {
   private remove(raw: T): void {
     const key = this.indexer.keyFunc(raw);
     if (this.indexer.getByKey(key) === undefined) return;
-    const obj = this.freeze ? deepFreeze(raw) : raw;
+    const obj = this.prepare(raw);
     this.indexer.deleteKey(key);
     for (const l of this.listeners) this.call(() => l.handler.onDelete?.(obj));
   }
@@ -152,7 +163,7 @@ export class SharedIndexInformer<T extends ApiObject> {
   private replace(items: T[], rv: string, listed?: ListedCauses): void {
     const initial = !this.synced;
     const fresh = new Map(items.map((raw) => {
-      const obj = this.freeze ? deepFreeze(raw) : raw;
+      const obj = this.prepare(raw);
       return [this.indexer.keyFunc(obj), obj] as const;
     }));
     const previous = new Map(this.indexer.listKeys().map((k) => [k, this.indexer.getByKey(k)!] as const));
