@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeObject, encodedJson, encodedJsonBytes, encodeObject } from './codec.js';
+import { DECODED_VALUES, decodeObject, decodeShared, encodedJson, encodedJsonBytes, encodeObject } from './codec.js';
 
 const kv = (value: Uint8Array, modRevision = 7) => ({ key: '/registry/pods/a/b', value, createRevision: 3, modRevision });
 
@@ -48,4 +48,18 @@ test('the list form as bytes is encodedJson, made once per KeyValue', () => {
   assert.match(encodedJsonBytes(moved).toString('utf8'), /"resourceVersion":"10"/, 'another KeyValue (a new revision) gets its own');
   const legacy = kv(Buffer.from(JSON.stringify({ metadata: { name: 'x', resourceVersion: '0' }, kind: 'Pod' })), 5);
   assert.equal(encodedJsonBytes(legacy).toString('utf8'), encodedJson(legacy));
+});
+
+test('decodeShared: one object per stored value while it is recent, parsed again once DECODED_VALUES later writes have pushed it out', () => {
+  const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'a' }, data: { k: 'v' } };
+  const stored = kv(encodeObject(obj), 9);
+  const first = decodeShared(stored);
+  assert.equal(decodeShared({ ...stored }), first, 'another KeyValue around the same bytes shares the object');
+  const deleted = decodeShared(stored, 12);
+  assert.equal(deleted.metadata?.resourceVersion, '12');
+  assert.equal(deleted.data, first.data, 'a value read at another revision shares all but metadata');
+  for (let i = 0; i < DECODED_VALUES; i++) decodeShared(kv(encodeObject({ ...obj, metadata: { name: `o${i}` } }), 20 + i));
+  const again = decodeShared(stored);
+  assert.notEqual(again, first);
+  assert.deepEqual(again, first);
 });
