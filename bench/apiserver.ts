@@ -1,5 +1,6 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStorage } from '../src/storage/sqlite/index.js';
 import { startServer } from '../test/e2e/harness.js';
@@ -9,6 +10,8 @@ import { wireFields } from '../src/api/protobuf/wire-reader.js';
 import { benchNamespace, benchPod as pod } from './bench-pod.js';
 import { printTracing, printTracingOverhead, tracingOverhead, tracingTarget } from './apiserver-tracing.js';
 import { printRbac, printRbacCost, rbacCost, rbacTarget } from './apiserver-rbac.js';
+import { startEchoServer } from './echo-server.js';
+import { cpuSeconds } from './scale-probes.js';
 import { DeliveryLedger, fmt, percentile, printTable, runConcurrent, type Row } from './stats.js';
 
 const N_SEQ = Number(process.env.BENCH_SEQ ?? 1000);
@@ -27,6 +30,7 @@ export async function run(args: string[] = []): Promise<void> {
   try {
     if (args.includes('tracing')) return await printTracingOverhead(dir);
     if (args.includes('rbac')) return await printRbacCost(dir);
+    if (args.includes('echo')) return printEcho(await echoOnly(join(dir, 'api')));
     const raw = await rawStorage(join(dir, 'raw'));
     const api = await apiFigures(join(dir, 'api'));
     const ratio = (a: number, b: number) => fmt(a / b, 2);
@@ -42,6 +46,7 @@ export async function run(args: string[] = []): Promise<void> {
       { figure: `watch delivery p99 ms (${WATCHERS} watchers)`, api: fmt(api.watchP99, 2), storage: fmt(raw.watchP99, 2), ratio: ratio(api.watchP99, raw.watchP99) },
     ];
     printTable('skiff API server vs raw SQLite storage', rows);
+    printEcho(api.echo);
     const pb: Row[] = [
       { figure: `list ${N_LIST} pods ms (best of 5, client decode included)`, api: fmt(api.listMs, 1), storage: fmt(api.pbListMs, 1), ratio: ratio(api.pbListMs, api.listMs) },
       { figure: `list ${N_LIST} pods response KB`, api: fmt(api.listBytes / 1024, 0), storage: fmt(api.pbListBytes / 1024, 0), ratio: ratio(api.pbListBytes, api.listBytes) },
@@ -56,6 +61,7 @@ export async function run(args: string[] = []): Promise<void> {
     printRbac(rbac);
     process.stdout.write(
       `\ntargets: API creates >= 50% of raw storage throughput (32 clients: ${fmt((100 * api.concRate) / raw.concRate, 0)}%), ` +
+        `>= 60% of the bare HTTPS+JSON echo server (32 clients ${fmt((100 * api.concRate) / api.echo.limit.concRate, 0)}%, sequential ${fmt((100 * api.seqRate) / api.echo.limit.seqRate, 0)}%), ` +
         `list of ${N_LIST} pods < 300 ms (${fmt(api.listMs, 0)} ms), watch delivery p99 < 50 ms (${fmt(api.watchP99, 1)} ms), ` +
         `${tracingTarget(t)}, ${rbacTarget(rbac)}\n`,
     );
@@ -103,22 +109,112 @@ async function rawStorage(dir: string) {
   return { seqRate, seqP50: percentile(seq, 50), seqP99: percentile(seq, 99), concRate, concP50: percentile(conc, 50), concP99: percentile(conc, 99), listMs, watchP50: percentile(delivery, 50), watchP99: percentile(delivery, 99) };
 }
 
+interface CreateFigures {
+  seq: number[];
+  seqRate: number;
+  conc: number[];
+  concRate: number;
+  /** The server's CPU (user + system, from /proc) per create, sequential and 32 clients. */
+  seqCpuMs: number;
+  concCpuMs: number;
+}
+
+/** N_SEQ creates one at a time, then N_CONC with 32 in flight, timed and with the server's CPU per create. */
+async function createFigures(create: (name: string) => Promise<void>, pid: number | undefined, prefix: string): Promise<CreateFigures> {
+  let cpu = cpuSeconds(pid);
+  const t0 = performance.now();
+  const seq = await runConcurrent(N_SEQ, 1, (i) => create(`${prefix}seq-${i}`));
+  const seqRate = N_SEQ / ((performance.now() - t0) / 1000);
+  const seqCpuMs = ((cpuSeconds(pid) - cpu) * 1000) / N_SEQ;
+  cpu = cpuSeconds(pid);
+  const t1 = performance.now();
+  const conc = await runConcurrent(N_CONC, 32, (i) => create(`${prefix}conc-${i}`));
+  const concRate = N_CONC / ((performance.now() - t1) / 1000);
+  const concCpuMs = ((cpuSeconds(pid) - cpu) * 1000) / N_CONC;
+  return { seq, seqRate, conc, concRate, seqCpuMs, concCpuMs };
+}
+
+interface EchoFigures {
+  api: CreateFigures;
+  before: CreateFigures;
+  after: CreateFigures;
+  /** The limit: the better of the echo runs before and after skiff's creates. */
+  limit: { seqRate: number; concRate: number; seqCpuMs: number; concCpuMs: number };
+  load: number[];
+}
+
+function printEcho(e: EchoFigures): void {
+  const pct = (a: number, b: number) => `${fmt((100 * a) / b, 0)}%`;
+  const rows: Row[] = [
+    { figure: `sequential creates/s (n=${N_SEQ})`, api: fmt(e.api.seqRate, 0), storage: `${fmt(e.limit.seqRate, 0)} (${fmt(e.before.seqRate, 0)} / ${fmt(e.after.seqRate, 0)})`, ratio: pct(e.api.seqRate, e.limit.seqRate) },
+    { figure: `32-client creates/s (n=${N_CONC})`, api: fmt(e.api.concRate, 0), storage: `${fmt(e.limit.concRate, 0)} (${fmt(e.before.concRate, 0)} / ${fmt(e.after.concRate, 0)})`, ratio: pct(e.api.concRate, e.limit.concRate) },
+    { figure: 'sequential create p50 / p99 ms', api: `${fmt(percentile(e.api.seq, 50), 2)} / ${fmt(percentile(e.api.seq, 99), 2)}`, storage: `${fmt(percentile(e.before.seq, 50), 2)} / ${fmt(percentile(e.before.seq, 99), 2)}`, ratio: '' },
+    { figure: '32-client create p50 / p99 ms', api: `${fmt(percentile(e.api.conc, 50), 2)} / ${fmt(percentile(e.api.conc, 99), 2)}`, storage: `${fmt(percentile(e.before.conc, 50), 2)} / ${fmt(percentile(e.before.conc, 99), 2)}`, ratio: '' },
+    { figure: 'server CPU ms per create, sequential', api: fmt(e.api.seqCpuMs, 2), storage: fmt(e.limit.seqCpuMs, 2), ratio: `${fmt(e.api.seqCpuMs / e.limit.seqCpuMs, 1)}x` },
+    { figure: 'server CPU ms per create, 32 clients', api: fmt(e.api.concCpuMs, 2), storage: fmt(e.limit.concCpuMs, 2), ratio: `${fmt(e.api.concCpuMs / e.limit.concCpuMs, 1)}x` },
+  ];
+  printTable(
+    `skiff API server vs the platform's limit: a bare Node HTTPS server (same certificate, client certificates requested, its own process) that parses each pod's JSON and answers it re-serialized; measured just before and just after skiff's creates (limit = the better; load average ${e.load.map((l) => fmt(l, 1)).join(' ')})`,
+    rows,
+    { figure: 'figure', api: 'skiff', storage: 'echo limit (before / after)', ratio: 'skiff/limit' },
+  );
+}
+
+/**
+ * skiff's creates (namespace `bench`) between two runs of the same creates against the echo
+ * server, from the same client code with the same bodies.
+ */
+async function createsAgainstEcho(client: ReturnType<typeof clientFromKubeconfig>, server: { kubeconfig: string; proc: { pid?: number } }, dataDir: string): Promise<EchoFigures> {
+  const creator = (c: ReturnType<typeof clientFromKubeconfig>) => async (name: string) => {
+    const r = await c.request('POST', '/api/v1/namespaces/bench/pods', pod(name));
+    if (r.status !== 201) throw new Error(`create ${name}: ${r.status} ${r.body}`);
+  };
+  const echoServer = await startEchoServer(dataDir);
+  const echoKubeconfig = join(dataDir, 'echo.kubeconfig');
+  writeFileSync(echoKubeconfig, readFileSync(server.kubeconfig, 'utf8').replace(/server: "?https:\/\/[^\s"]+"?/, `server: https://127.0.0.1:${echoServer.port}`));
+  const echoClient = clientFromKubeconfig(echoKubeconfig);
+  try {
+    const before = await createFigures(creator(echoClient), echoServer.pid, 'echo-');
+    const api = await createFigures(creator(client), server.proc.pid, '');
+    const after = await createFigures(creator(echoClient), echoServer.pid, 'echo-');
+    return {
+      api,
+      before,
+      after,
+      limit: { seqRate: Math.max(before.seqRate, after.seqRate), concRate: Math.max(before.concRate, after.concRate), seqCpuMs: Math.min(before.seqCpuMs, after.seqCpuMs), concCpuMs: Math.min(before.concCpuMs, after.concCpuMs) },
+      load: loadavg(),
+    };
+  } finally {
+    echoClient.close();
+    await echoServer.stop();
+  }
+}
+
+/** `apiserver echo`: only skiff's creates against the echo limit. */
+async function echoOnly(dataDir: string): Promise<EchoFigures> {
+  const server = await startServer({ dataDir, command: 'apiserver', args: ['--compaction-interval', '0'] });
+  const client = clientFromKubeconfig(server.kubeconfig);
+  try {
+    await benchNamespace(client, 'bench');
+    return await createsAgainstEcho(client, server, dataDir);
+  } finally {
+    client.close();
+    await server.stop();
+  }
+}
+
 async function apiFigures(dataDir: string) {
   // tracing on, as skiff ships (tracingOverhead compares it with off)
   const server = await startServer({ dataDir, command: 'apiserver', args: ['--compaction-interval', '0'] });
   const client = clientFromKubeconfig(server.kubeconfig);
   try {
     await benchNamespace(client, 'bench');
+    const echo = await createsAgainstEcho(client, server, dataDir);
+    const { seq, seqRate, conc, concRate } = echo.api;
     const create = async (name: string) => {
       const r = await client.request('POST', '/api/v1/namespaces/bench/pods', pod(name));
       if (r.status !== 201) throw new Error(`create ${name}: ${r.status} ${r.body}`);
     };
-    const t0 = performance.now();
-    const seq = await runConcurrent(N_SEQ, 1, (i) => create(`seq-${i}`));
-    const seqRate = N_SEQ / ((performance.now() - t0) / 1000);
-    const t1 = performance.now();
-    const conc = await runConcurrent(N_CONC, 32, (i) => create(`conc-${i}`));
-    const concRate = N_CONC / ((performance.now() - t1) / 1000);
     await runConcurrent(Math.max(0, N_LIST - N_SEQ - N_CONC), 32, (i) => create(`fill-${i}`));
     let listMs = Infinity;
     let listBytes = 0;
@@ -179,6 +275,7 @@ async function apiFigures(dataDir: string) {
       watchP50: percentile(delivery, 50),
       watchP99: percentile(delivery, 99),
       ...pb,
+      echo,
     };
   } finally {
     client.close();
