@@ -86,9 +86,11 @@ export interface Storage {
    * Optional: the key's value as a cache in this process holds it (the watch
    * cache), without a read; it may lag the store, so it is only a guess to
    * build a guarded write on (upstream's cachedExistingObject). Undefined
-   * when the cache holds no value for the key.
+   * when the cache holds no value for the key. With `start`, a resource whose
+   * cache is not running yet gets one (as upstream's admission plugins run
+   * informers of what they look up), so later calls find it.
    */
-  getCached?(key: string): KeyValue | undefined;
+  getCached?(key: string, opts?: { start?: boolean }): KeyValue | undefined;
   list(prefix: string, opts?: ListOptions): Promise<ListResult>;
   /** Number of keys under the prefix at the current revision. */
   count(prefix: string): Promise<number>;

@@ -78,7 +78,8 @@ export class ServiceAccountAdmission implements MutatingAdmission {
     for (let i = 0; i < attempts; i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, pause));
       try {
-        return asKind<ServiceAccount>(await this.serviceAccounts().get(attrs.namespace, name)) as ServiceAccount;
+        // the cache's copy (upstream's lister; read-only here), the storage's when the cache holds none
+        return asKind<ServiceAccount>(await this.serviceAccounts().getShared(attrs.namespace, name)) as ServiceAccount;
       } catch (err) {
         if (!ApiError.is(err, 'NotFound')) throw err;
       }

@@ -82,11 +82,13 @@ export class RegistryStore implements StoreContext {
    * The object as the watch cache holds it, without a storage read (what
    * upstream's admission plugins read through listers): shared, so
    * read-only, and it may lag the storage; read from the storage when the
-   * cache holds none (NotFound only when the storage has none either).
+   * cache holds none (NotFound only when the storage has none either). The
+   * resource's cache is started on first use, as upstream's admission
+   * plugins start the informers they read.
    */
   async getShared(namespace: string, name: string): Promise<KubeObject> {
     const key = this.key(namespace, name);
-    const kv = this.storage.getCached?.(key) ?? (await this.storage.get(key)).kv;
+    const kv = this.storage.getCached?.(key, { start: true }) ?? (await this.storage.get(key)).kv;
     if (!kv) throw notFound(this.groupResource, name);
     return decodeShared(kv);
   }

@@ -192,6 +192,18 @@ describe('Cacher', () => {
     });
   });
 
+  it('starts a resource\'s cache on a getCached that asks for it, and answers from it once it has listed', async () => {
+    await withCacher({}, async (cacher) => {
+      succeeded(await cacher.create('/registry/namespaces/ns', bytes('ns')));
+      assert.equal(cacher.getCached('/registry/namespaces/ns'), undefined, 'no cache of namespaces runs yet');
+      assert.equal(cacher.getCached('/registry/namespaces/ns', { start: true }), undefined, 'the cache has not listed yet');
+      const deadline = Date.now() + 10_000;
+      while (!cacher.getCached('/registry/namespaces/ns') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(text(cacher.getCached('/registry/namespaces/ns')!.value), 'ns', 'the started cache holds the namespace');
+      assert.equal(cacher.storageWatches(), 1);
+    });
+  });
+
   it("hands watchers the previous value the cache held, so its bytes are the ones already seen", async () => {
     await withCacher({}, async (cacher) => {
       const rev = await warm(cacher, '/registry/pods/');

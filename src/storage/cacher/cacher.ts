@@ -90,8 +90,12 @@ export class Cacher implements Storage {
     return result;
   }
 
-  /** The key's value in its resource's cache, when that cache is running and holds the key (it may lag the storage). */
-  getCached(key: string): KeyValue | undefined {
+  /**
+   * The key's value in its resource's cache, when that cache is running and holds the key (it may lag the storage);
+   * `start` starts the resource's cache if none runs (it answers once it has listed).
+   */
+  getCached(key: string, opts: { start?: boolean } = {}): KeyValue | undefined {
+    if (opts.start) return this.cacheFor(key)?.get(key);
     const resource = this.closed ? undefined : this.resourcePrefix(key);
     return resource === undefined ? undefined : this.caches.get(resource)?.get(key);
   }
