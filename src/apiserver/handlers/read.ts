@@ -30,7 +30,7 @@ export async function handleList(scope: RequestScope, writeCauses?: WriteCauses)
   const selection = selectionFrom(query, scope.store.strategy);
   const causes = scope.rendering.kind === 'json' && scope.req.headers[WATCH_CAUSES_HEADER] === 'true' ? writeCauses : undefined;
   const itemMessage = scope.rendering.kind === 'protobuf' ? protobufMessageFor(apiVersionOf(scope.store.info), scope.store.info.kind)?.type : undefined;
-  const raw = (scope.rendering.kind === 'json' || itemMessage !== undefined) && !selection.filter && !causes;
+  const raw = (scope.rendering.kind === 'json' || itemMessage !== undefined) && (!selection.filter || selection.kvFilter !== undefined) && !causes;
   const list = await scope.store.list(scope.info.namespace, {
     ...selection,
     raw,

@@ -24,12 +24,16 @@ export function watchEventEncoder(r: Rendering): WatchEventEncoder {
   return (type, object) => `${JSON.stringify({ type, object })}\n`;
 }
 
-/* Watchers of the same resource get the same decoded objects, so each event is encoded once for all of them. */
-const jsonLines = new WeakMap<KubeObject, Partial<Record<WatchEventType, string>>>();
+/*
+ * Watchers of the same resource get the same decoded objects, so each event
+ * is encoded once for all of them, and kept as bytes: a string written to
+ * each watcher's response would be UTF-8 encoded again per watcher.
+ */
+const jsonLines = new WeakMap<KubeObject, Partial<Record<WatchEventType, Buffer>>>();
 const protobufFrames = new WeakMap<KubeObject, Partial<Record<WatchEventType, Buffer>>>();
 
 /** The event of a stored object in the resource's own form (JSON or protobuf), encoded once per object and type. */
-export function sharedWatchEvent(r: Rendering, type: WatchEventType, object: KubeObject): string | Buffer {
+export function sharedWatchEvent(r: Rendering, type: WatchEventType, object: KubeObject): Buffer {
   if (r.kind === 'protobuf') {
     let frames = protobufFrames.get(object);
     if (!frames) protobufFrames.set(object, (frames = {}));
@@ -37,10 +41,11 @@ export function sharedWatchEvent(r: Rendering, type: WatchEventType, object: Kub
   }
   let lines = jsonLines.get(object);
   if (!lines) jsonLines.set(object, (lines = {}));
-  return (lines[type] ??= `${JSON.stringify({ type, object })}\n`);
+  return (lines[type] ??= Buffer.from(`${JSON.stringify({ type, object })}\n`));
 }
 
-const causedJsonLines = new WeakMap<KubeObject, Partial<Record<WatchEventType, string>>>();
+const causedJsonLines = new WeakMap<KubeObject, Partial<Record<WatchEventType, Buffer>>>();
+const CAUSED_END = Buffer.from('}\n');
 
 /**
  * The JSON event with skiff's `cause` field (see causeField) for watchers
@@ -48,13 +53,14 @@ const causedJsonLines = new WeakMap<KubeObject, Partial<Record<WatchEventType, s
  * object and type once the cause is known (an event whose cause is not
  * known yet is built again for the next watcher).
  */
-export function sharedCausedWatchLine(type: WatchEventType, object: KubeObject, causeField: () => string): string {
+export function sharedCausedWatchLine(type: WatchEventType, object: KubeObject, causeField: () => string): Buffer {
   const cached = causedJsonLines.get(object)?.[type];
   if (cached !== undefined) return cached;
-  const line = sharedWatchEvent({ kind: 'json' }, type, object) as string;
+  const line = sharedWatchEvent({ kind: 'json' }, type, object);
   const cause = causeField();
   if (!cause) return line;
-  const caused = `${line.slice(0, -2)}${cause}}\n`;
+  // the line ends with the event's closing brace and a newline: the cause field goes before them
+  const caused = Buffer.concat([line.subarray(0, -2), Buffer.from(cause), CAUSED_END]);
   let lines = causedJsonLines.get(object);
   if (!lines) causedJsonLines.set(object, (lines = {}));
   lines[type] = caused;

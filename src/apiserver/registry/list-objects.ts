@@ -10,10 +10,11 @@ import { rethrowStorageError } from './storage-errors.js';
 
 /**
  * Lists objects: paged by `limit` and `continue`, at the revision the
- * resourceVersion parameters ask for. With `raw` (and no filter) the items
- * come back as their stored KeyValues in `rawKvs` instead of `items`, never
- * parsed: the fast path for plain JSON and protobuf lists, which send each
- * object's bytes as encoded once per KeyValue (see codec.ts).
+ * resourceVersion parameters ask for. With `raw` (and no filter, or one
+ * that tests stored objects: `kvFilter`) the items come back as their
+ * stored KeyValues in `rawKvs` instead of `items`, never parsed per list:
+ * the fast path for JSON and protobuf lists, which send each object's bytes
+ * as encoded once per KeyValue (see codec.ts).
  */
 export async function listObjects(ctx: StoreContext, namespace: string, params: ListParams & { raw?: boolean }): Promise<RawList> {
   const prefix = ctx.prefix(namespace);
@@ -29,7 +30,9 @@ export async function listObjects(ctx: StoreContext, namespace: string, params: 
   const limit = params.limit && params.limit > 0 ? params.limit : undefined;
   const items: KubeObject[] = [];
   const rawKvs: KeyValue[] = [];
-  const raw = params.raw === true && !params.filter;
+  // a filtered list stays raw when its filter can test stored objects as they are
+  const raw = params.raw === true && (!params.filter || params.kvFilter !== undefined);
+  const kvFilter = params.filter ? params.kvFilter : undefined;
   let more = false;
   let lastKey = '';
   let remaining: number | undefined;
@@ -43,7 +46,7 @@ export async function listObjects(ctx: StoreContext, namespace: string, params: 
       const kv = page.kvs[i];
       lastKey = kv.key;
       if (raw) {
-        rawKvs.push(kv);
+        if (!kvFilter || kvFilter(kv)) rawKvs.push(kv);
         continue;
       }
       const obj = decodeObject(kv);

@@ -2,7 +2,7 @@ import type { KubeObject } from '../../api/object.js';
 import type { ResourceInfo } from '../../api/resource-info.js';
 import { invalid } from '../../machinery/invalid.js';
 import type { ListSchema } from '../../machinery/managedfields/index.js';
-import type { Storage } from '../../storage/storage.js';
+import type { KeyValue, Storage } from '../../storage/storage.js';
 import type { RequestTrace } from '../trace/request-trace.js';
 import type { Strategy } from './strategy.js';
 import type { WriteAdmission } from './write-admission.js';
@@ -12,6 +12,8 @@ export type Filter = (obj: KubeObject) => boolean;
 
 export interface ListParams {
   filter?: Filter;
+  /** The filter on a stored object without decoding it per list (the selection's); lets a filtered list stay raw. */
+  kvFilter?: (kv: KeyValue) => boolean;
   /** Whether the filter is non-trivial (remainingItemCount is only exact without one). */
   filtered?: boolean;
   limit?: number;

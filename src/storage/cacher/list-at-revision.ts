@@ -31,11 +31,15 @@ export function listAtRevision(current: CurrentObjects, eventsAfter: readonly Wa
   if (from !== undefined && touched[j] === from) j++;
   const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
   const kvs: KeyValue[] = [];
-  let remaining = 0;
   for (;;) {
     const a = i < keys.length && keys[i]!.startsWith(prefix) ? keys[i]! : undefined;
     const b = j < touched.length ? touched[j]! : undefined;
     if (a === undefined && b === undefined) break;
+    if (kvs.length >= limit) {
+      // a page is full: the keys after it are counted, not walked one by one (a page costs its size, not the prefix's)
+      const remaining = countAfter(keys, i, prefix, touched, j, past, current);
+      return { kvs, revision, more: remaining > 0, remaining };
+    }
     let kv: KeyValue | null | undefined;
     if (b === undefined || (a !== undefined && a < b)) {
       i++;
@@ -47,11 +51,33 @@ export function listAtRevision(current: CurrentObjects, eventsAfter: readonly Wa
       j++;
       kv = past.get(b);
     }
-    if (!kv) continue;
-    if (kvs.length < limit) kvs.push(kv);
-    else remaining++;
+    if (kv) kvs.push(kv);
   }
-  return { kvs, revision, more: remaining > 0, remaining };
+  return { kvs, revision, more: false, remaining: 0 };
+}
+
+/**
+ * The keys under `prefix` at the revision from current position `i` and
+ * touched position `j` on: the current ones no event touched, and the
+ * touched ones that existed then.
+ */
+function countAfter(keys: readonly string[], i: number, prefix: string, touched: readonly string[], j: number, past: ReadonlyMap<string, KeyValue | null>, current: CurrentObjects): number {
+  // the first key past the prefix's range (keys from i on are >= prefix)
+  let lo = i;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (keys[mid]!.startsWith(prefix)) lo = mid + 1;
+    else hi = mid;
+  }
+  let count = lo - i;
+  for (let k = j; k < touched.length; k++) {
+    const key = touched[k]!;
+    // a touched key still current was counted above (it sorts after every key already walked), but is answered by its past value
+    if (current.get(key) !== undefined) count--;
+    if (past.get(key)) count++;
+  }
+  return count;
 }
 
 export function lowerBound(keys: readonly string[], key: string): number {
