@@ -2,12 +2,15 @@ import { loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { ClientRequest } from 'node:http';
 import https from 'node:https';
-import { setMaxListeners } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { decodeProtobufObject } from '../src/api/protobuf/decode-protobuf-object.js';
 import { EtcdStorage } from '../src/storage/etcd/index.js';
 import { startEtcdCluster } from '../src/storage/etcd/testing/etcd-cluster.js';
 import { removeDir, startServer } from '../test/e2e/harness.js';
+import type { HolderMessage } from './watch-holder.js';
 import { DeliveryLedger, fmt, fmtGrowth, medianSample, percentile, runConcurrent } from './stats.js';
 
 /**
@@ -19,6 +22,11 @@ import { DeliveryLedger, fmt, fmtGrowth, medianSample, percentile, runConcurrent
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
 const PODS = Number(process.env.BENCH_LIST ?? 10_000);
 const WRITES = Number(process.env.BENCH_WRITES ?? 50);
+/** The many-watcher step (0: skipped): its watchers are held by client processes of WATCHERS_PER_PROCESS each (bench/watch-holder.ts). */
+const MANY_WATCHERS = Number(process.env.BENCH_MANY_WATCHERS ?? 10_000);
+const WATCHERS_PER_PROCESS = 2500;
+/** A directory for the API server's CPU profile (node --cpu-prof), to see what a list or a delivery costs. */
+const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 
 /** One way of listing the pods: medians over LIST_ROUNDS requests. */
 interface ListFigure {
@@ -37,9 +45,23 @@ type ListWay = 'cache JSON' | 'storage JSON' | 'cache protobuf' | 'storage proto
 const LIST_WAYS: ListWay[] = ['cache JSON', 'storage JSON', 'cache protobuf', 'storage protobuf', 'cache, pages of 500'];
 const LIST_ROUNDS = 7;
 
+/** Delivery to MANY_WATCHERS watchers held by other processes. */
+interface ManyFigures {
+  watchers: number;
+  processes: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** The API server's CPU per delivered event (/proc), µs. */
+  serverCpuUsPerDelivery: number;
+  deliveries: string;
+  load: number;
+}
+
 interface Figures {
   p50: number;
   p99: number;
+  many?: ManyFigures;
   kbPerWatcher: number;
   storageWatches: number;
   lists: Partial<Record<ListWay, ListFigure>>;
@@ -158,6 +180,7 @@ async function listFigures(c: ReturnType<typeof client>, rv: string, pid: number
       round.serverCpuMs = cpuMs(pid) - cpu0;
       rounds.push(round);
     }
+    if (CPU_PROF_DIR) process.stdout.write(`${way}: until ${process.hrtime.bigint() / 1000n} µs (monotonic)\n`);
     const median = (k: keyof ListFigure) => percentile(rounds.map((r) => r[k]), 50);
     out[way] = { ttfbMs: median('ttfbMs'), ttlbMs: median('ttlbMs'), decodeMs: median('decodeMs'), serverCpuMs: rounds.reduce((n, r) => n + r.serverCpuMs, 0) / rounds.length, bytes: median('bytes') };
   }
@@ -181,7 +204,12 @@ function printLists(title: string, lists: Figures['lists']): void {
 }
 
 async function apiFigures(storageArgs: string[]): Promise<Figures> {
-  const server = await startServer({ command: 'apiserver', args: [...storageArgs, '--compaction-interval', '0'], timeoutMs: 60_000 });
+  const server = await startServer({
+    command: 'apiserver',
+    args: [...storageArgs, '--compaction-interval', '0'],
+    timeoutMs: 60_000,
+    nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : [],
+  });
   const c = client(server.kubeconfig, server.port);
   try {
     await c.send('POST', '/api/v1/namespaces', { metadata: { name: 'bench' } });
@@ -191,7 +219,10 @@ async function apiFigures(storageArgs: string[]): Promise<Figures> {
     });
     const listed = JSON.parse((await c.send('GET', '/api/v1/namespaces/bench/pods?limit=1')).text) as { metadata: { resourceVersion: string } };
     const rv = listed.metadata.resourceVersion;
+    const profileFrom = process.hrtime.bigint() / 1000n;
     const lists = await listFigures(c, rv, server.proc.pid);
+    // the lists' time span on the monotonic clock the server's CPU profile uses (µs), to look at that part of it
+    if (CPU_PROF_DIR) process.stdout.write(`lists from ${profileFrom} to ${process.hrtime.bigint() / 1000n} µs (monotonic)\n`);
     // the server's own heap figure: the median of 9 samples after it settles (RSS keeps freed list buffers and is noise here);
     // its GC cannot be forced from this process, so a difference below zero is printed as noise, never as a size
     const heapKb = () =>
@@ -220,12 +251,76 @@ async function apiFigures(storageArgs: string[]): Promise<Figures> {
     for (const w of watches) w.destroy();
     ledger.assertComplete('API watch');
     const latencies = ledger.latencies;
-    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), kbPerWatcher: (heapAfter - heapBefore) / WATCHERS, storageWatches, lists, deliveries: ledger.summary() };
+    const many = MANY_WATCHERS > 0 ? await manyWatchers(c, server.kubeconfig, server.proc.pid) : undefined;
+    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), many, kbPerWatcher: (heapAfter - heapBefore) / WATCHERS, storageWatches, lists, deliveries: ledger.summary() };
   } finally {
     c.agent.destroy();
     await server.stop();
     await removeDir(server.dataDir);
   }
+}
+
+/**
+ * MANY_WATCHERS watches from the current resourceVersion, held by client
+ * processes (one TLS connection each, WATCHERS_PER_PROCESS per process: one
+ * client event loop would otherwise be the figure), then WRITES writes one
+ * at a time, each waited for at every watcher: write sent → event read by
+ * the client, on the monotonic clock all processes share.
+ */
+async function manyWatchers(c: ReturnType<typeof client>, kubeconfig: string, pid: number | undefined): Promise<ManyFigures> {
+  const listed = JSON.parse((await c.send('GET', '/api/v1/namespaces/bench/pods?limit=1')).text) as { metadata: { resourceVersion: string } };
+  const path = `/api/v1/namespaces/bench/pods?watch=true&resourceVersion=${listed.metadata.resourceVersion}`;
+  const ledger = new DeliveryLedger(MANY_WATCHERS, 10_000);
+  // a child's arrival time (process.hrtime, ms) on this process's performance.now() clock (the same monotonic clock)
+  const offset = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+  const holder = fileURLToPath(new URL('./watch-holder.ts', import.meta.url));
+  const processes = Math.ceil(MANY_WATCHERS / WATCHERS_PER_PROCESS);
+  let failure: string | undefined;
+  const children = Array.from({ length: processes }, (_, i) => {
+    const count = Math.min(WATCHERS_PER_PROCESS, MANY_WATCHERS - i * WATCHERS_PER_PROCESS);
+    const child = fork(holder, [kubeconfig, String(count), path], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const opened = new Promise<void>((resolve, reject) => {
+      child.on('message', (m: HolderMessage) => {
+        if (m.error) failure ??= m.error;
+        if (m.opened === count) resolve();
+        else if (m.opened !== undefined) reject(new Error(`a watch holder opened ${m.opened} of ${count}`));
+        for (const [rv, at] of m.arrivals ?? []) ledger.arrived(String(rv), at - offset);
+      });
+      child.once('exit', (code) => reject(new Error(`a watch holder exited with ${code}`)));
+    });
+    return { child, opened };
+  });
+  try {
+    const t0 = performance.now();
+    await Promise.all(children.map((h) => h.opened));
+    process.stdout.write(`${MANY_WATCHERS} watches open in ${fmt((performance.now() - t0) / 1000, 1)} s (${processes} client processes)\n`);
+    const cpu0 = cpuMs(pid);
+    for (let i = 0; i < WRITES; i++) {
+      if (failure) throw new Error(`many watchers: ${failure}`);
+      const at = performance.now();
+      const res = await c.send('PATCH', `/api/v1/namespaces/bench/pods/p${i}`, { metadata: { labels: { many: String(i) } } });
+      const written = (JSON.parse(res.text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+      ledger.wrote(written, at);
+      await ledger.waitFor(written);
+    }
+    await ledger.settle(10_000);
+    const cpu = cpuMs(pid) - cpu0;
+    if (failure) throw new Error(`many watchers: ${failure}`);
+    ledger.assertComplete(`${MANY_WATCHERS} watchers`);
+    const l = ledger.latencies;
+    return { watchers: MANY_WATCHERS, processes, p50: percentile(l, 50), p99: percentile(l, 99), max: Math.max(...l), serverCpuUsPerDelivery: (cpu * 1000) / (WRITES * MANY_WATCHERS), deliveries: ledger.summary(), load: loadavg()[0]! };
+  } finally {
+    for (const { child } of children) {
+      if (child.connected) child.send('stop');
+      if (child.exitCode === null && child.signalCode === null) await Promise.race([once(child, 'exit'), new Promise((r) => setTimeout(r, 5000).unref())]);
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+    }
+  }
+}
+
+function manyLine(label: string, m: ManyFigures | undefined): string {
+  if (!m) return '';
+  return `${label}: delivery p50/p99/max ${fmt(m.p50, 1)} / ${fmt(m.p99, 1)} / ${fmt(m.max, 1)} ms at ${m.watchers} watchers (held by ${m.processes} client processes; ${m.deliveries}), server CPU ${fmt(m.serverCpuUsPerDelivery, 1)} µs per delivered event (aim: p99 < 1,000 ms); load average ${fmt(m.load, 1)}\n`;
 }
 
 /** The same figures with EtcdStorage used directly: one etcd watch per watcher. */
@@ -283,6 +378,7 @@ export async function run(args: string[] = []): Promise<void> {
     const f = await apiFigures([]);
     printLists('watch cache on SQLite', f.lists);
     process.stdout.write(`\nwatch cache on SQLite: delivery p50/p99 ${fmt(f.p50, 2)} / ${fmt(f.p99, 2)} ms at ${WATCHERS} watchers (${f.deliveries}); load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}\n`);
+    process.stdout.write(manyLine('watch cache on SQLite', f.many));
     return;
   }
   const etcd = await startEtcdCluster({ size: 1 });
@@ -309,6 +405,7 @@ export async function run(args: string[] = []): Promise<void> {
       `\naims: delivery p99 < ${WATCHERS >= 10_000 ? '1,000' : '100'} ms at ${WATCHERS} watchers (SQLite ${fmt(sqlite.p99, 1)}, etcd ${fmt(onEtcd.p99, 1)}); ` +
         `one storage watch per resource (${sqlite.storageWatches}, ${onEtcd.storageWatches}); load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}\n`,
     );
+    process.stdout.write(manyLine('API on SQLite', sqlite.many) + manyLine('API on etcd', onEtcd.many));
   } finally {
     await etcd.stop();
   }
