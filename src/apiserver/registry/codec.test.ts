@@ -38,12 +38,11 @@ test('falls back to parsing values stored in the earlier layout', () => {
   assert.deepEqual(JSON.parse(encodedJson(kv(legacy), 5)), { metadata: { name: 'x', resourceVersion: '5' }, kind: 'Pod' });
 });
 
-test('the list form as bytes is encodedJson, made once per KeyValue', () => {
+test('the list form as bytes is encodedJson', () => {
   const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'a' }, data: { html: '<é>', resourceVersion: '0' } };
   const stored = kv(encodeObject(obj), 9);
   const bytes = encodedJsonBytes(stored);
   assert.equal(bytes.toString('utf8'), encodedJson(stored));
-  assert.equal(encodedJsonBytes(stored), bytes, 'the same KeyValue answers from memory');
   const moved = kv(encodeObject(obj), 10);
   assert.match(encodedJsonBytes(moved).toString('utf8'), /"resourceVersion":"10"/, 'another KeyValue (a new revision) gets its own');
   const legacy = kv(Buffer.from(JSON.stringify({ metadata: { name: 'x', resourceVersion: '0' }, kind: 'Pod' })), 5);

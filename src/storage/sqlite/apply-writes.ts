@@ -76,7 +76,13 @@ export class WriteApplier {
 /**
  * A private copy of the bytes: the row is handed to watchers and results, so
  * it must not change if the caller reuses its array. (Buffers bind as BLOBs.)
+ * Its own allocation, not a slice of Node's shared 8 KiB pool: the watch
+ * cache keeps it for as long as the object is unchanged, and a slice would
+ * keep its whole slab (short-lived buffers' bytes included) alive with it
+ * (scale bench, 15,000 pods: 23,893 slabs, 187 MiB, held by stored values).
  */
 function toBuffer(value: Uint8Array): Buffer {
-  return Buffer.from(value);
+  const copy = Buffer.allocUnsafeSlow(value.byteLength);
+  copy.set(value);
+  return copy;
 }
