@@ -113,18 +113,28 @@ export async function runWatchProbes(client: Client, slis: Slis, o: { namespace:
   await Promise.all(watchers);
 }
 
-/** Each pod's startup, from its ADDED event to its Running event on one cluster-wide watch (a relist re-reads without losing track). */
+/**
+ * Each pod's startup, from its ADDED event to its Running event on one
+ * label-selected cluster-wide watch (a relist re-reads without losing track),
+ * with the moment it was first seen bound to a node.
+ */
 export class PodTracker {
-  private readonly seen = new Map<string, { added: number; bound: boolean; running?: number }>();
+  private readonly seen = new Map<string, { added: number; bound?: number; running?: number }>();
   running = 0;
   private readonly waiters: { count: number; resolve: () => void }[] = [];
+  private onListed = (): void => undefined;
+  /** Resolves once the first list has been applied: pods created after it are timed from their ADDED event. */
+  readonly listed = new Promise<void>((resolve) => (this.onListed = resolve));
 
   constructor(private readonly client: Client, private readonly labelSelector: string) {}
 
   run(signal: AbortSignal): Promise<void> {
     return new Reflector<Pod>({
       listerWatcher: listWatcherFor(this.client.resource<Pod>(PODS), { labelSelector: this.labelSelector }),
-      store: { add: (p) => this.track(p), update: (p) => this.track(p), delete: () => undefined, replace: (items) => items.forEach((p) => this.track(p)) },
+      store: { add: (p) => this.track(p), update: (p) => this.track(p), delete: () => undefined, replace: (items) => {
+        items.forEach((p) => this.track(p));
+        this.onListed();
+      } },
     }).run(signal);
   }
 
@@ -132,8 +142,8 @@ export class PodTracker {
     const uid = pod.metadata?.uid ?? '';
     const now = performance.now();
     let s = this.seen.get(uid);
-    if (!s) this.seen.set(uid, (s = { added: now, bound: false }));
-    s.bound ||= Boolean(pod.spec?.nodeName);
+    if (!s) this.seen.set(uid, (s = { added: now }));
+    if (s.bound === undefined && pod.spec?.nodeName) s.bound = now;
     if (s.running === undefined && pod.status?.phase === 'Running') {
       s.running = now;
       this.running++;
@@ -150,17 +160,23 @@ export class PodTracker {
     return new Promise((resolve) => this.waiters.push({ count, resolve }));
   }
 
-  /** Startup latencies of the pods seen Running, and how many were seen but never Running. */
-  startup(): { ms: number[]; notRunning: number; unscheduled: number; seen: number } {
+  /**
+   * Startup latencies (ADDED → Running) of the pods seen Running, ADDED →
+   * bound of the pods seen bound, and how many were seen but never Running
+   * or never bound.
+   */
+  startup(): { ms: number[]; scheduleMs: number[]; notRunning: number; unscheduled: number; seen: number } {
     const ms: number[] = [];
+    const scheduleMs: number[] = [];
     let notRunning = 0;
     let unscheduled = 0;
     for (const s of this.seen.values()) {
       if (s.running === undefined) notRunning++;
       else ms.push(s.running - s.added);
-      if (!s.bound) unscheduled++;
+      if (s.bound === undefined) unscheduled++;
+      else scheduleMs.push(s.bound - s.added);
     }
-    return { ms, notRunning, unscheduled, seen: this.seen.size };
+    return { ms, scheduleMs, notRunning, unscheduled, seen: this.seen.size };
   }
 }
 

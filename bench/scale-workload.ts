@@ -93,3 +93,34 @@ export function deployment(d: PlannedDeployment): Deployment {
     },
   };
 }
+
+/**
+ * clusterloader2's pod-startup-latency module (testing/load/modules/
+ * pod-startup-latency.yaml): after the cluster reached its size, max(500,
+ * nodes) one-replica Deployments labelled group=latency, requesting 100m cpu
+ * and 350M memory each (sized so the scheduler's scores spread them over the
+ * nodes), created at 5 per second round robin over the namespaces; the 5 s
+ * pod startup SLO is checked on these pods only.
+ */
+export const MIN_LATENCY_PODS = 500;
+export const LATENCY_CREATES_PER_SECOND = 5;
+
+export function latencyDeployment(namespace: string, i: number): Deployment {
+  const labels = { app: `latency-${i}`, group: 'latency' };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: `latency-deployment-${i}`, namespace, labels },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: labels.app } },
+      template: {
+        metadata: { labels },
+        spec: {
+          containers: [{ name: 'app', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '350M' } } }],
+          terminationGracePeriodSeconds: 1,
+        },
+      },
+    },
+  };
+}

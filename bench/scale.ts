@@ -9,21 +9,25 @@ import { startEtcdCluster, type EtcdCluster } from '../src/storage/etcd/testing/
 import { removeDir, startServer, type ServerProcess } from '../test/e2e/harness.js';
 import { startComponent, type ComponentProcess } from './component-process.js';
 import { cpuSeconds, newSlis, PodTracker, requestCounts, rssMiB, runReadProbes, runWatchProbes, type Samples } from './scale-probes.js';
-import { configMap, deployment, namespace, planWorkload, service } from './scale-workload.js';
+import { configMap, deployment, LATENCY_CREATES_PER_SECOND, latencyDeployment, MIN_LATENCY_PODS, namespace, planWorkload, service } from './scale-workload.js';
 import { DeliveryLedger, fmt, percentile, runConcurrent } from './stats.js';
 
 /**
  * `npm run bench -- scale [--nodes 500] [--pods 15000] [--namespaces 100]
- * [--storage sqlite|etcd] [--timeout 240] [--steady 15]`: a cluster of N
- * simulated nodes and P pods (Deployments of 250/30/5 replicas in 100+
- * namespaces, a ConfigMap each, a Service for every second one, after
- * clusterloader2's load test), built against `skiff apiserver` with the
- * controller manager, scheduler and `skiff simulate` each in its own process,
- * while upstream's SLIs are measured: mutating, GET and LIST latency p99,
- * pod startup p99 (ADDED → Running on a watch), watch delivery p99, RSS per
- * process, time to full size. Prints SLI → measured → SLO → met; exits
+ * [--storage sqlite|etcd] [--timeout 240] [--latency-pods max(500, nodes)]`:
+ * a cluster of N simulated nodes and P pods (Deployments of 250/30/5
+ * replicas in 100+ namespaces, a ConfigMap each, a Service for every second
+ * one, after clusterloader2's load test), built against `skiff apiserver`
+ * with the controller manager, scheduler and `skiff simulate` each in its own
+ * process, while upstream's SLIs are measured: mutating, GET and LIST latency
+ * p99, watch delivery p99, RSS per process, time to full size. Pod startup is
+ * measured as clusterloader2 measures it: the saturation pods' startup is
+ * printed against the load test's 1 h threshold, and the 5 s SLO is checked
+ * on separate latency pods (one-replica Deployments created at 5/s once the
+ * cluster is at full size). Prints SLI → measured → SLO → met; exits
  * non-zero when an SLO is missed by more than 2×, the size is not reached in
- * --timeout seconds, or a watch event is lost.
+ * --timeout seconds, a latency pod is not Running in time, or a watch event
+ * is lost.
  */
 
 interface Sli {
@@ -36,6 +40,14 @@ interface Sli {
 }
 
 const COMPONENT_QPS = '1000';
+/** clusterloader2's load test measures the saturation pods' startup with `threshold: 1h`, not the 5 s SLO. */
+const SATURATION_THRESHOLD_MS = 3_600_000;
+/**
+ * How long latency pods may take to be Running after the last one's
+ * Deployment was created (upstream waits up to 15 min, then fails); a pod
+ * later than this has missed the 5 s SLO by 6× anyway.
+ */
+const LATENCY_WAIT_MS = 30_000;
 
 function table(rows: Sli[]): { text: string; failed: string[] } {
   const failed: string[] = [];
@@ -45,10 +57,20 @@ function table(rows: Sli[]): { text: string; failed: string[] } {
     const met = !Number.isFinite(p99) ? 'no data' : p99 <= r.sloMs ? 'yes' : p99 <= 2 * r.sloMs ? 'no (within 2x)' : 'NO (>2x)';
     if (met === 'NO (>2x)' || met === 'no data') failed.push(`${r.name}: p99 ${fmt(p99, 0)} ms vs SLO ${r.sloMs} ms`);
     const notes = [r.errors ? `${r.errors} errors` : '', r.note ?? ''].filter(Boolean).join('; ');
-    lines.push([r.name, `${fmt(p99, 0)} ms`, String(r.samples.length), `< ${r.sloMs >= 1000 ? `${r.sloMs / 1000} s` : `${r.sloMs} ms`}`, met, notes]);
+    lines.push([r.name, `${fmt(p99, 0)} ms`, String(r.samples.length), `< ${r.sloMs >= 3_600_000 ? `${r.sloMs / 3_600_000} h` : r.sloMs >= 1000 ? `${r.sloMs / 1000} s` : `${r.sloMs} ms`}`, met, notes]);
   }
   const w = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
   return { text: lines.map((l) => `  ${l.map((c, i) => (i === 0 || i === 5 ? c.padEnd(w[i]) : c.padStart(w[i]))).join('  ')}`).join('\n'), failed };
+}
+
+/** Whether `p` settles within `ms` (the timer is cleared either way: a pending one would keep the process alive). */
+async function within(p: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([p.then(() => true), new Promise<false>((r) => (timer = setTimeout(() => r(false), Math.max(0, ms))))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -60,7 +82,7 @@ export async function run(args: string[]): Promise<void> {
       namespaces: { type: 'string', default: '100' },
       storage: { type: 'string', default: 'sqlite' },
       timeout: { type: 'string', default: '240' },
-      steady: { type: 'string', default: '15' },
+      'latency-pods': { type: 'string' },
       concurrency: { type: 'string', default: '16' },
       profile: { type: 'string' },
     },
@@ -69,6 +91,7 @@ export async function run(args: string[]): Promise<void> {
   const pods = Number(values.pods);
   const plan = planWorkload(pods, Number(values.namespaces));
   const timeoutMs = Number(values.timeout) * 1000;
+  const latencyPods = values['latency-pods'] === undefined ? Math.max(MIN_LATENCY_PODS, nodes) : Number(values['latency-pods']);
   const out = (s: string) => process.stdout.write(`${s}\n`);
   out(`scale: ${nodes} simulated nodes, ${pods} pods in ${plan.deployments.length} Deployments (${plan.namespaces.length} namespaces), ${plan.deployments.length} ConfigMaps, ${plan.deployments.filter((d) => d.service).length} Services; storage ${values.storage}; ${cpus().length} cores, ${fmt(totalmem() / 2 ** 30, 1)} GiB`);
 
@@ -139,7 +162,7 @@ export async function run(args: string[]): Promise<void> {
       const s = tracker.startup();
       out(`  … ${fmt((performance.now() - build) / 1000, 0)} s: ${s.seen} pods created, ${s.seen - s.unscheduled} scheduled, ${tracker.running} Running`);
     }, 15_000);
-    const reached = await Promise.race([tracker.untilRunning(pods).then(() => true), new Promise<false>((r) => setTimeout(() => r(false), Math.max(0, deadline - performance.now())))]);
+    const reached = await within(tracker.untilRunning(pods), deadline - performance.now());
     clearInterval(progress);
     const fullMs = performance.now() - build;
     for (const r of rss.values()) {
@@ -150,24 +173,59 @@ export async function run(args: string[]): Promise<void> {
       const s = tracker.startup();
       failures.push(`size not reached: ${skipped ? `${skipped} Deployments never created; ` : ''}${tracker.running} of ${pods} pods Running after ${fmt(fullMs / 1000, 0)} s (${s.seen} of ${pods} pods created by the controllers, ${s.unscheduled} not scheduled, ${s.notRunning - s.unscheduled} scheduled but not Running; component exits: ${components.filter((c) => c.proc.exitCode !== null).map((c) => c.proc.spawnargs[2]).join(', ') || 'none'})`);
     } else {
-      out(`  full size in ${fmt(fullMs / 1000, 1)} s; measuring ${values.steady} s more at full size`);
-      await new Promise((r) => setTimeout(r, Number(values.steady) * 1000));
+      out(`  full size in ${fmt(fullMs / 1000, 1)} s; latency phase: ${latencyPods} one-replica Deployments at ${LATENCY_CREATES_PER_SECOND}/s`);
+    }
+    const latency = new PodTracker(client, 'group=latency');
+    let latencyReport = '';
+    let latencyTracking: Promise<void> | undefined;
+    if (reached && latencyPods > 0) {
+      latencyTracking = latency.run(stop.signal);
+      await latency.listed;
+      const phase = performance.now();
+      const creates: Promise<unknown>[] = [];
+      // a steady 5 creates/s (clusterloader2's Uniform5qps): each create is started on time, whether or not the earlier ones answered
+      for (let i = 0; i < latencyPods; i++) {
+        const at = phase + (i * 1000) / LATENCY_CREATES_PER_SECOND;
+        await new Promise((r) => setTimeout(r, Math.max(0, at - performance.now())));
+        creates.push(slis.mutating.time(() => client.resource<Deployment>(DEPLOYMENTS).create(latencyDeployment(plan.namespaces[i % plan.namespaces.length], i))));
+      }
+      await Promise.all(creates);
+      const createdMs = performance.now() - phase;
+      const allRunning = await within(latency.untilRunning(latencyPods), LATENCY_WAIT_MS);
+      latencyReport = `  latency phase: ${latencyPods} Deployments created in ${fmt(createdMs / 1000, 1)} s, ${latency.running} latency pods Running ${fmt((performance.now() - phase) / 1000, 1)} s after the first create`;
+      if (!allRunning) failures.push(`latency pods: ${latency.running} of ${latencyPods} Running ${LATENCY_WAIT_MS / 1000} s after the last Deployment was created`);
     }
     stop.abort();
     await probes.catch((err: unknown) => failures.push(`probe failed: ${String(err)}`));
     await tracking;
+    await latencyTracking;
 
     const startup = tracker.startup();
+    const lat = latency.startup();
+    const latencyRan = latencyTracking !== undefined;
     const rows: Sli[] = [
       { name: 'mutating API calls', samples: slis.mutating.ms, errors: slis.mutating.errors, sloMs: 1000 },
       { name: 'single-object GET', samples: slis.get.ms, errors: slis.get.errors, sloMs: 1000 },
       { name: 'namespace LIST (pods)', samples: slis.namespaceList.ms, errors: slis.namespaceList.errors, sloMs: 5000 },
       { name: 'cluster LIST (nodes, pods)', samples: slis.clusterList.ms, errors: slis.clusterList.errors, sloMs: 30_000 },
-      { name: 'pod startup (ADDED → Running)', samples: startup.ms, sloMs: 5000, note: `${startup.notRunning} of ${startup.seen} never Running; p50 ${fmt(percentile(startup.ms, 50), 0)} ms` },
+      ...(!latencyRan ? [] : [{
+        name: 'pod startup, latency pods (ADDED → Running)',
+        samples: lat.ms,
+        sloMs: 5000,
+        note: `${latencyPods - lat.ms.length} of ${latencyPods} never Running; p50 ${fmt(percentile(lat.ms, 50), 0)} ms; ADDED → bound p50/p99 ${fmt(percentile(lat.scheduleMs, 50), 0)} / ${fmt(percentile(lat.scheduleMs, 99), 0)} ms`,
+      }]),
+      {
+        name: 'pod startup, saturation pods (ADDED → Running)',
+        samples: startup.ms,
+        sloMs: SATURATION_THRESHOLD_MS,
+        note: `upstream's load-test threshold, not the SLO; ${startup.notRunning} of ${startup.seen} never Running; p50 ${fmt(percentile(startup.ms, 50), 0)} ms; ADDED → bound p50/p99 ${fmt(percentile(startup.scheduleMs, 50), 0)} / ${fmt(percentile(startup.scheduleMs, 99), 0)} ms`,
+      },
       { name: 'watch delivery (10 watchers)', samples: ledger.latencies, sloMs: 1000, note: ledger.summary() },
     ];
     const t = table(rows);
-    out(`\nSLIs during the build and ${values.steady} s at full size (${values.storage}, ${nodes} nodes, ${pods} pods):`);
+    if (latencyReport) out(latencyReport);
+    else if (latencyPods > 0) out('  latency phase not run: the size was not reached, so the pod startup SLO was not measured');
+    out(`\nSLIs during the build and the latency phase (${values.storage}, ${nodes} nodes, ${pods} pods, ${latencyPods} latency pods):`);
     out(t.text);
     failures.push(...t.failed);
     if (ledger.missing() > 0) failures.push(`watch delivery: ${ledger.summary()}`);
@@ -190,6 +248,7 @@ export async function run(args: string[]): Promise<void> {
     if (server) await removeDir(server.dataDir);
     await etcd?.stop();
   }
+  out(`\n  wall time of the whole run (process start to teardown): ${fmt(performance.now() / 1000, 0)} s; load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}`);
   if (failures.length) {
     out(`\nFAILED:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
     process.exitCode = 1;
