@@ -14,7 +14,8 @@ import { DeliveryLedger, fmt, percentile, runConcurrent } from './stats.js';
 
 /**
  * `npm run bench -- scale [--nodes 500] [--pods 15000] [--namespaces 100]
- * [--storage sqlite|etcd] [--timeout 240] [--latency-pods max(500, nodes)]`:
+ * [--storage sqlite|etcd] [--timeout 240] [--latency-pods max(500, nodes)]
+ * [--steady 0]`:
  * a cluster of N simulated nodes and P pods (Deployments of 250/30/5
  * replicas in 100+ namespaces, a ConfigMap each, a Service for every second
  * one, after clusterloader2's load test), built against `skiff apiserver`
@@ -24,7 +25,7 @@ import { DeliveryLedger, fmt, percentile, runConcurrent } from './stats.js';
  * measured as clusterloader2 measures it: the saturation pods' startup is
  * printed against the load test's 1 h threshold, and the 5 s SLO is checked
  * on separate latency pods (one-replica Deployments created at 5/s once the
- * cluster is at full size). Prints SLI → measured → SLO → met; exits
+ * cluster is at full size); --steady seconds more at full size follow. Prints SLI → measured → SLO → met; exits
  * non-zero when an SLO is missed by more than 2×, the size is not reached in
  * --timeout seconds, a latency pod is not Running in time, or a watch event
  * is lost.
@@ -83,6 +84,7 @@ export async function run(args: string[]): Promise<void> {
       storage: { type: 'string', default: 'sqlite' },
       timeout: { type: 'string', default: '240' },
       'latency-pods': { type: 'string' },
+      steady: { type: 'string', default: '0' },
       concurrency: { type: 'string', default: '16' },
       profile: { type: 'string' },
     },
@@ -102,6 +104,13 @@ export async function run(args: string[]): Promise<void> {
   const rss = new Map<string, { pid?: number; peak: number; atFull?: number; cpuAtBuild?: number; cpuAtFull?: number }>();
   let sampler: ReturnType<typeof setInterval> | undefined;
   const failures: string[] = [];
+  // CI runs this under `timeout`: on SIGTERM the processes it started go with it instead of outliving the step
+  const onTerm = (): void => {
+    out('\nFAILED: terminated (SIGTERM) before the run finished; its processes are killed');
+    for (const p of [server?.proc, ...components.map((c) => c.proc), ...(etcd?.members.map((m) => m.process) ?? [])]) p?.kill('SIGKILL');
+    process.exit(143);
+  };
+  process.once('SIGTERM', onTerm);
   try {
     if (values.storage === 'etcd') etcd = await startEtcdCluster({ size: 1 });
     else if (values.storage !== 'sqlite') throw new Error(`--storage ${values.storage}: want sqlite or etcd`);
@@ -195,6 +204,10 @@ export async function run(args: string[]): Promise<void> {
       latencyReport = `  latency phase: ${latencyPods} Deployments created in ${fmt(createdMs / 1000, 1)} s, ${latency.running} latency pods Running ${fmt((performance.now() - phase) / 1000, 1)} s after the first create`;
       if (!allRunning) failures.push(`latency pods: ${latency.running} of ${latencyPods} Running ${LATENCY_WAIT_MS / 1000} s after the last Deployment was created`);
     }
+    if (reached && Number(values.steady) > 0) {
+      out(`  measuring ${values.steady} s more at full size`);
+      await new Promise((r) => setTimeout(r, Number(values.steady) * 1000));
+    }
     stop.abort();
     await probes.catch((err: unknown) => failures.push(`probe failed: ${String(err)}`));
     await tracking;
@@ -225,7 +238,7 @@ export async function run(args: string[]): Promise<void> {
     const t = table(rows);
     if (latencyReport) out(latencyReport);
     else if (latencyPods > 0) out('  latency phase not run: the size was not reached, so the pod startup SLO was not measured');
-    out(`\nSLIs during the build and the latency phase (${values.storage}, ${nodes} nodes, ${pods} pods, ${latencyPods} latency pods):`);
+    out(`\nSLIs during the build, the latency phase${Number(values.steady) > 0 ? ` and ${values.steady} s at full size` : ''} (${values.storage}, ${nodes} nodes, ${pods} pods, ${latencyPods} latency pods):`);
     out(t.text);
     failures.push(...t.failed);
     if (ledger.missing() > 0) failures.push(`watch delivery: ${ledger.summary()}`);
@@ -247,6 +260,7 @@ export async function run(args: string[]): Promise<void> {
     await server?.stop();
     if (server) await removeDir(server.dataDir);
     await etcd?.stop();
+    process.off('SIGTERM', onTerm);
   }
   out(`\n  wall time of the whole run (process start to teardown): ${fmt(performance.now() / 1000, 0)} s; load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}`);
   if (failures.length) {
