@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import https from 'node:https';
-import tls from 'node:tls';
-import { parse } from 'yaml';
+import { manyConnectionsAgent } from '../test/e2e/support/idle-watches.js';
+import { onWatchEvents } from './watch-lines.js';
 
 /**
  * One client process of `npm run bench -- watch`'s many-watcher step (run by
@@ -25,22 +24,7 @@ export interface HolderMessage {
 const hrMs = () => Number(process.hrtime.bigint()) / 1e6;
 
 function run(kubeconfig: string, count: number, path: string): void {
-  const kc = parse(readFileSync(kubeconfig, 'utf8')) as {
-    clusters: { cluster: { server: string; 'certificate-authority-data': string } }[];
-    users: { user: { 'client-certificate-data': string; 'client-key-data': string } }[];
-  };
-  const b64 = (s: string) => Buffer.from(s, 'base64');
-  const url = new URL(kc.clusters[0]!.cluster.server);
-  const agent = new https.Agent({
-    keepAlive: true,
-    maxSockets: Infinity,
-    maxCachedSessions: 1000,
-    secureContext: tls.createSecureContext({
-      ca: b64(kc.clusters[0]!.cluster['certificate-authority-data']),
-      cert: b64(kc.users[0]!.user['client-certificate-data']),
-      key: b64(kc.users[0]!.user['client-key-data']),
-    }),
-  });
+  const { url, agent } = manyConnectionsAgent(kubeconfig);
   const send = (m: HolderMessage) => process.send!(m);
   let pending: [number, number][] = [];
   // arrivals go to the parent in batches: their times were taken as they came in
@@ -58,18 +42,7 @@ function run(kubeconfig: string, count: number, path: string): void {
           send({ error: `watch answered ${res.statusCode}` });
           return resolve();
         }
-        let buffered = '';
-        res.on('data', (chunk: Buffer) => {
-          const at = hrMs();
-          buffered += chunk.toString();
-          let nl;
-          while ((nl = buffered.indexOf('\n')) >= 0) {
-            const line = buffered.slice(0, nl);
-            buffered = buffered.slice(nl + 1);
-            const rv = /"resourceVersion":"(\d+)"/.exec(line);
-            if (rv && !line.startsWith('{"type":"BOOKMARK"')) pending.push([Number(rv[1]), at]);
-          }
-        });
+        onWatchEvents(res, hrMs, (rv, at) => pending.push([rv, at]));
         res.on('close', () => {
           if (!stopping) send({ error: 'a watch was closed by the server' });
         });

@@ -11,6 +11,7 @@ import { EtcdStorage } from '../src/storage/etcd/index.js';
 import { startEtcdCluster } from '../src/storage/etcd/testing/etcd-cluster.js';
 import { removeDir, startServer } from '../test/e2e/harness.js';
 import type { HolderMessage } from './watch-holder.js';
+import { onWatchEvents } from './watch-lines.js';
 import { DeliveryLedger, fmt, fmtGrowth, medianSample, percentile, runConcurrent } from './stats.js';
 
 /**
@@ -127,18 +128,7 @@ function client(kubeconfig: string, port: number) {
   const watch = (path: string, onEvent: (rv: number, at: number) => void) =>
     new Promise<ClientRequest>((resolve, reject) => {
       const req = https.request({ host: '127.0.0.1', port, method: 'GET', path, agent }, (res) => {
-        let buffered = '';
-        res.on('data', (chunk: Buffer) => {
-          const at = performance.now();
-          buffered += chunk.toString();
-          let nl;
-          while ((nl = buffered.indexOf('\n')) >= 0) {
-            const line = buffered.slice(0, nl);
-            buffered = buffered.slice(nl + 1);
-            const rv = /"resourceVersion":"(\d+)"/.exec(line);
-            if (rv && !line.startsWith('{"type":"BOOKMARK"')) onEvent(Number(rv[1]), at);
-          }
-        });
+        onWatchEvents(res, () => performance.now(), onEvent);
         res.on('error', () => undefined);
         resolve(req);
       });

@@ -23,25 +23,33 @@ export interface IdleWatches {
   close(): void;
 }
 
-export function openIdleWatches(kubeconfig: string, count: number, opts: { concurrency?: number; onProgress?: (n: number) => void; onError?: (message: string) => void } = {}): IdleWatches {
+/**
+ * An agent for thousands of connections to the API server of an admin
+ * kubeconfig: unlimited sockets, resumed TLS sessions (cheap handshakes for
+ * both sides) and one secure context shared by every connection (with
+ * ca/cert/key each connection would parse its own).
+ */
+export function manyConnectionsAgent(kubeconfig: string): { url: URL; agent: https.Agent } {
   const kc = parse(readFileSync(kubeconfig, 'utf8')) as {
     clusters: { cluster: { server: string; 'certificate-authority-data': string } }[];
     users: { user: { 'client-certificate-data': string; 'client-key-data': string } }[];
   };
   const b64 = (s: string) => Buffer.from(s, 'base64');
-  const url = new URL(kc.clusters[0]!.cluster.server);
   const agent = new https.Agent({
     keepAlive: true,
     maxSockets: Infinity,
-    // resumed sessions make the 10,000 handshakes cheap for both sides
     maxCachedSessions: 1000,
-    // one context for all connections (with ca/cert/key each connection would parse its own)
     secureContext: tls.createSecureContext({
       ca: b64(kc.clusters[0]!.cluster['certificate-authority-data']),
       cert: b64(kc.users[0]!.user['client-certificate-data']),
       key: b64(kc.users[0]!.user['client-key-data']),
     }),
   });
+  return { url: new URL(kc.clusters[0]!.cluster.server), agent };
+}
+
+export function openIdleWatches(kubeconfig: string, count: number, opts: { concurrency?: number; onProgress?: (n: number) => void; onError?: (message: string) => void } = {}): IdleWatches {
+  const { url, agent } = manyConnectionsAgent(kubeconfig);
   let open = 0;
   let closing = false;
   const requests = new Set<import('node:http').ClientRequest>();
