@@ -1,16 +1,18 @@
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { readFileSync } from 'node:fs';
 import type { ClientRequest } from 'node:http';
 import https from 'node:https';
 import { once, setMaxListeners } from 'node:events';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { decodeProtobufObject } from '../src/api/protobuf/decode-protobuf-object.js';
 import { EtcdStorage } from '../src/storage/etcd/index.js';
 import { startEtcdCluster } from '../src/storage/etcd/testing/etcd-cluster.js';
 import { removeDir, startServer } from '../test/e2e/harness.js';
 import type { HolderMessage } from './watch-holder.js';
+import { MEMORY_PROBE_NODE_ARGS, probedHeapUsed } from './memory-probe.js';
 import { onWatchEvents } from './watch-lines.js';
 import { DeliveryLedger, fmt, fmtGrowth, medianSample, percentile, runConcurrent } from './stats.js';
 
@@ -28,6 +30,8 @@ const MANY_WATCHERS = Number(process.env.BENCH_MANY_WATCHERS ?? 10_000);
 const WATCHERS_PER_PROCESS = 2500;
 /** A directory for the API server's CPU profile (node --cpu-prof), to see what a list or a delivery costs. */
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
+/** Where the API servers' memory probe rows go (their environment inherits it). */
+const MEMORY_PROBE_OUT = (process.env.MEMORY_PROBE_OUT = join(tmpdir(), `skiff-watch-bench-memory-${process.pid}.jsonl`));
 
 /** One way of listing the pods: medians over LIST_ROUNDS requests. */
 interface ListFigure {
@@ -198,7 +202,8 @@ async function apiFigures(storageArgs: string[]): Promise<Figures> {
     command: 'apiserver',
     args: [...storageArgs, '--compaction-interval', '0'],
     timeoutMs: 60_000,
-    nodeArgs: CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : [],
+    // the memory probe: its heap after forced full GCs, on SIGUSR2
+    nodeArgs: [...MEMORY_PROBE_NODE_ARGS, ...(CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', CPU_PROF_DIR] : [])],
   });
   const c = client(server.kubeconfig, server.port);
   try {
@@ -213,13 +218,9 @@ async function apiFigures(storageArgs: string[]): Promise<Figures> {
     const lists = await listFigures(c, rv, server.proc.pid);
     // the lists' time span on the monotonic clock the server's CPU profile uses (µs), to look at that part of it
     if (CPU_PROF_DIR) process.stdout.write(`lists from ${profileFrom} to ${process.hrtime.bigint() / 1000n} µs (monotonic)\n`);
-    // the server's own heap figure: the median of 9 samples after it settles (RSS keeps freed list buffers and is noise here);
-    // its GC cannot be forced from this process, so a difference below zero is printed as noise, never as a size
-    const heapKb = () =>
-      medianSample(async () => {
-        const m = /^nodejs_heap_size_used_bytes (\d+)/m.exec((await c.send('GET', '/metrics')).text);
-        return m ? Number(m[1]) / 1024 : NaN;
-      }, 9);
+    // the server's heap used after forced full GCs (the memory probe), median of 5 samples (RSS keeps freed list
+    // buffers and is noise here); a difference below zero would be noise and prints so, never as a size
+    const heapKb = () => medianSample(async () => (await probedHeapUsed(server.proc.pid!, MEMORY_PROBE_OUT)) / 1024, 5, 100);
     const heapBefore = await heapKb();
     const ledger = new DeliveryLedger(WATCHERS, 10_000);
     // watchers start at the list's (current) resourceVersion: inside the cache's window, so this measures the cache path
@@ -369,7 +370,7 @@ export async function run(args: string[] = []): Promise<void> {
     // `bench -- watch sqlite`: the API server on SQLite only (a quicker look at the list and delivery figures)
     const f = await apiFigures([]);
     printLists('watch cache on SQLite', f.lists);
-    process.stdout.write(`\nwatch cache on SQLite: delivery p50/p99 ${fmt(f.p50, 2)} / ${fmt(f.p99, 2)} ms at ${WATCHERS} watchers (${f.deliveries}); load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}\n`);
+    process.stdout.write(`\nwatch cache on SQLite: delivery p50/p99 ${fmt(f.p50, 2)} / ${fmt(f.p99, 2)} ms at ${WATCHERS} watchers (${f.deliveries}), heap per watcher ${fmtGrowth(f.kbPerWatcher, 1)} KB after forced full GCs; load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}\n`);
     process.stdout.write(manyLine('watch cache on SQLite', f.many));
     return;
   }
@@ -381,7 +382,7 @@ export async function run(args: string[] = []): Promise<void> {
     const rows: [string, (f: Figures) => string][] = [
       [`delivery p50 ms (${WATCHERS} watchers)`, (f) => fmt(f.p50, 2)],
       [`delivery p99 ms (${WATCHERS} watchers)`, (f) => fmt(f.p99, 2)],
-      ['memory per watcher KB (heap growth; API: median of 9 samples, etcd directly: of 5 after forced GC)', (f) => fmtGrowth(f.kbPerWatcher, 1)],
+      ['memory per watcher KB (heap growth after forced full GCs, medians of 5 samples)', (f) => fmtGrowth(f.kbPerWatcher, 1)],
       ['deliveries', (f) => f.deliveries],
       ['storage watches open (pods)', (f) => String(f.storageWatches)],
       [`list ${PODS} pods from storage ms (etcd directly: to the end of its read)`, (f) => fmt(f.lists['storage JSON']?.ttlbMs ?? NaN, 1)],
