@@ -34,3 +34,13 @@ test('no quota: never an alarm for size', () => {
   guard.checkPut(1e9);
   assert.deepEqual(guard.alarms(), []);
 });
+
+test('the disk alarm stays raised after a commit of deletes alone, and clears after a commit that added data', () => {
+  const guard = new SpaceGuard(path, 0, 100);
+  assert.throws(() => { throw guard.diskFull(); }, NoSpaceError);
+  assert.throws(() => guard.checkPut(1), /no space left on the device/);
+  guard.sized(90, false);
+  assert.throws(() => guard.checkPut(1), /no space left on the device/, 'deletes that fit prove no room for a put');
+  guard.sized(120, true);
+  guard.checkPut(1);
+});

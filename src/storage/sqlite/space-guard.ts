@@ -19,7 +19,7 @@ const DISK_RECOVERED_BYTES = 1024 * 1024;
  * once the write that raised it would fit again (after compaction and
  * defragmentation), so it does not flap while the file sits just under the
  * quota; the disk alarm clears when a commit succeeds or the file system has
- * space again.
+ * space again (a commit of deletes alone clears nothing).
  */
 export class SpaceGuard {
   private size: number;
@@ -48,10 +48,13 @@ export class SpaceGuard {
     }
   }
 
-  /** The file's size after a commit, compaction or defragmentation. */
-  sized(bytes: number, committed: boolean): void {
+  /**
+   * The file's size after a commit, compaction or defragmentation. `addedData`: a commit that added data
+   * succeeded, so the disk had room; a commit of deletes alone proves nothing (they may fit where a put cannot).
+   */
+  sized(bytes: number, addedData: boolean): void {
     this.size = bytes;
-    if (committed) this.diskAlarm = undefined;
+    if (addedData) this.diskAlarm = undefined;
     if (this.quotaBytes <= 0) return;
     if (bytes > this.quotaBytes) this.quotaAlarm = true;
     else if (this.quotaAlarm && bytes + this.refusedBytes <= this.quotaBytes) this.quotaAlarm = false;

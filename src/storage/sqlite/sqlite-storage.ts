@@ -235,7 +235,7 @@ export class SqliteStorage implements Storage {
       if (err instanceof Database.SqliteError && err.code === 'SQLITE_FULL') throw this.space.diskFull();
       throw err;
     }
-    this.space.sized(this.fileBytes(), true);
+    this.space.sized(this.fileBytes(), ops.some((op) => op.type !== 'delete'));
     this.transactions++;
     this.writes += ops.length;
     this.committedRevision = batch.revision;
